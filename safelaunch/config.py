@@ -1,0 +1,213 @@
+"""Run options: their types, the resolved ``RunConfig`` and the optional config file.
+
+Precedence is command line > ``SAFELAUNCH_*`` (and torchrun's ``PET_*``) environment > config
+file > defaults.  Click gives us exactly that order when the file's values are fed in as the
+command's ``default_map``; this module only has to load the file and check every key and value
+against the option it mirrors, naming the key and its line when something is wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+
+from safelaunch.errors import ConfigError, UsageError
+
+DEFAULT_CONFIG_FILE = "safelaunch.yaml"
+NPROC_WORDS = ("auto", "gpu", "cpu")
+
+
+class NprocType(click.ParamType):
+    """A positive process count, or torchrun's ``auto``/``gpu``/``cpu``."""
+
+    name = "N|auto|gpu|cpu"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value).strip().lower()
+        if text in NPROC_WORDS:
+            return text
+        if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
+            self.fail(f"must be a positive integer or one of auto, gpu, cpu, got {value!r}",
+                      param, ctx)
+        return str(int(text))
+
+
+class NnodesType(click.ParamType):
+    """``N`` or ``MIN:MAX`` nodes, as torchrun takes them."""
+
+    name = "N|MIN:MAX"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value).strip()
+        parts = text.split(":")
+        if len(parts) > 2 or not all(p.isdigit() and int(p) >= 1 for p in parts):
+            self.fail(f"must be a positive integer or MIN:MAX, got {value!r}", param, ctx)
+        if len(parts) == 2 and int(parts[0]) > int(parts[1]):
+            self.fail(f"MIN must not exceed MAX, got {value!r}", param, ctx)
+        return text
+
+
+class RankSetType(click.ParamType):
+    """``all`` or a list of global ranks such as ``0,3`` or ``0-3,8``; ``None`` means all."""
+
+    name = "all|RANKS"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> frozenset[int] | None:
+        if value is None or isinstance(value, frozenset):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value)
+        text = str(value).strip().lower()
+        if text == "all":
+            return None
+        ranks: set[int] = set()
+        for item in text.split(","):
+            item = item.strip()
+            lo, sep, hi = item.partition("-")
+            if not lo.isdigit() or (sep and not hi.isdigit()):
+                self.fail(f"must be 'all' or ranks like 0,3 or 0-3, got {value!r}", param, ctx)
+            ranks.update(range(int(lo), int(hi if sep else lo) + 1))
+        if not ranks:
+            self.fail(f"names no rank: {value!r}", param, ctx)
+        return frozenset(ranks)
+
+
+@dataclass
+class RunConfig:
+    """Every option of ``safelaunch run``, resolved and validated."""
+
+    script: str
+    script_args: tuple[str, ...] = ()
+    nproc: str = "1"
+    nnodes: str = "1"
+    node_rank: int = 0
+    master_addr: str | None = None
+    master_port: int | None = None
+    rdzv_backend: str = "static"
+    rdzv_endpoint: str = ""
+    rdzv_id: str = "none"
+    rdzv_conf: str = ""
+    standalone: bool = False
+    max_restarts: int = 0
+    module: bool = False
+    no_python: bool = False
+    monitor_interval: float = 0.1
+    local_addr: str | None = None
+    role: str = "default"
+    run_dir: str | None = None
+    console_ranks: frozenset[int] | None = None
+    grace_period: float = 10.0
+    config_file: str | None = None
+    ignored_torchrun_options: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.module and self.no_python:
+            raise UsageError("--module and --no-python cannot be used together")
+        if self.standalone and self.max_nodes > 1:
+            raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
+        if self.node_rank < 0:
+            raise UsageError(f"--node-rank must be >= 0, got {self.node_rank}")
+        if self.rdzv_backend == "static" and self.max_nodes > 1:
+            if self.min_nodes != self.max_nodes:
+                raise UsageError("an elastic --nnodes MIN:MAX needs --rdzv-backend c10d")
+            if self.node_rank >= self.max_nodes:
+                raise UsageError(
+                    f"--node-rank {self.node_rank} is out of range for --nnodes {self.nnodes}"
+                )
+        if self.max_nodes > 1 and not (self.master_addr or self.rdzv_endpoint):
+            raise UsageError(
+                "a multi-node job needs --master-addr (static) or --rdzv-endpoint (c10d) "
+                "naming a host every node can reach"
+            )
+        if self.grace_period < 0:
+            raise UsageError(f"--grace-period must be >= 0, got {self.grace_period}")
+        if self.monitor_interval <= 0:
+            raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
+
+    @property
+    def min_nodes(self) -> int:
+        return int(self.nnodes.split(":")[0])
+
+    @property
+    def max_nodes(self) -> int:
+        return int(self.nnodes.split(":")[-1])
+
+    @property
+    def single_node(self) -> bool:
+        return self.max_nodes == 1
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["console_ranks"] = (
+            "all" if self.console_ranks is None else sorted(self.console_ranks)
+        )
+        return data
+
+
+def option_key(name: str) -> str:
+    """Config keys and option names compare without dashes: ``master-port`` == ``master_port``."""
+    return name.strip().replace("-", "_").lower()
+
+
+def find_config_file(explicit: str | None) -> Path | None:
+    """The file named by ``--config``, else ``./safelaunch.yaml`` when it exists."""
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            raise ConfigError(f"config file {explicit} does not exist")
+        return path
+    default = Path(os.getcwd()) / DEFAULT_CONFIG_FILE
+    return default if default.is_file() else None
+
+
+def load_config_file(
+    path: Path, params: dict[str, click.Parameter], ctx: click.Context
+) -> dict[str, Any]:
+    """Read a YAML mapping and convert each value with the type of the option it mirrors.
+
+    Returns a click ``default_map``; raises ``ConfigError`` naming the file, line and key.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path} is not UTF-8 text") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from exc
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
+        raise ConfigError(f"{path}: expected a mapping of option names to values")
+    lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
+    default_map: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = option_key(str(raw_key))
+        where = f"{path} line {lines.get(str(raw_key), '?')}"
+        param = params.get(key)
+        if param is None:
+            close = difflib.get_close_matches(key, list(params), n=1)
+            hint = f" (did you mean '{close[0].replace('_', '-')}'?)" if close else ""
+            raise ConfigError(f"{where}: unknown key '{raw_key}'{hint}")
+        if value is None:
+            continue
+        try:
+            default_map[param.name or key] = param.type_cast_value(ctx, value)
+        except click.BadParameter as exc:
+            raise ConfigError(f"{where}: key '{raw_key}': {exc.format_message()}") from exc
+    return default_map

@@ -1,0 +1,43 @@
+"""The launcher's console: rank lines to stdout/stderr and safelaunch's own notices.
+
+Writes go straight to the file descriptors under one lock, so a batch of whole lines is never
+interleaved with another; a console that went away (a closed pipe) never stops the run, the
+files in the run directory keep everything.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+NOTICE_PREFIX = "[safelaunch] "
+
+
+class Console:
+    def __init__(self, out_fd: int = 1, err_fd: int = 2) -> None:
+        self._fds = {"out": out_fd, "err": err_fd}
+        self._lock = threading.Lock()
+        self._broken: set[int] = set()
+
+    def rank_output(self, stream: str, data: bytes) -> None:
+        self._write(self._fds[stream], data)
+
+    def notice(self, text: str) -> None:
+        """One or more lines from safelaunch itself, on stderr."""
+        lines = "".join(f"{NOTICE_PREFIX}{line}\n" for line in text.splitlines() or [""])
+        self._write(self._fds["err"], lines.encode("utf-8", "replace"))
+
+    def plain(self, text: str) -> None:
+        """Text on stderr as it is (the summary table)."""
+        self._write(self._fds["err"], text.encode("utf-8", "replace"))
+
+    def _write(self, fd: int, data: bytes) -> None:
+        if fd in self._broken:
+            return
+        with self._lock:
+            view = memoryview(data)
+            try:
+                while view:
+                    view = view[os.write(fd, view):]
+            except OSError:
+                self._broken.add(fd)

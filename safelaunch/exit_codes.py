@@ -1,0 +1,43 @@
+"""Exit codes of ``safelaunch run`` and what each one means, kept as data.
+
+The README's table is generated from ``EXIT_CODE_TABLE`` (see tests/test_readme.py), so the
+two never drift apart.
+"""
+
+from __future__ import annotations
+
+import signal
+
+SUCCESS = 0
+USAGE = 2
+HANG = 124
+START_FAILED = 125
+NOT_EXECUTABLE = 126
+NOT_FOUND = 127
+SIGNAL_BASE = 128
+
+EXIT_CODE_TABLE: list[tuple[str, str]] = [
+    ("0", "every rank succeeded"),
+    ("N", "the root-cause rank (the first to fail) exited with code N"),
+    ("128+S", "the root-cause rank died from signal S: 134 SIGABRT, 137 SIGKILL (often the "
+              "kernel OOM killer), 139 SIGSEGV"),
+    ("2", "usage or configuration error (bad option, config file, run directory)"),
+    ("124", "safelaunch detected a hang and stopped the job"),
+    ("125", "safelaunch could not start the job (port in use, rendezvous failed, pre-flight)"),
+    ("126", "the script or program is not executable"),
+    ("127", "the script, module or program was not found"),
+    ("130 / 143 / 129", "safelaunch was stopped by SIGINT / SIGTERM / SIGHUP (after cleanup)"),
+]
+
+
+def signal_name(signum: int) -> str:
+    """``9`` -> ``"SIGKILL"``; unknown numbers become ``"signal 42"``."""
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def for_signal(signum: int) -> int:
+    """The shell convention for a process that died from ``signum``."""
+    return SIGNAL_BASE + signum

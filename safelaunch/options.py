@@ -1,0 +1,123 @@
+"""Every command-line option, declared once.
+
+Each long option is accepted in its dash and underscore spelling (``--nproc-per-node`` and
+``--nproc_per_node``), and reads ``SAFELAUNCH_<NAME>`` from the environment; options that
+torchrun has also read torchrun's ``PET_<NAME>``, so a job that worked under torchrun keeps
+working unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from safelaunch.config import NnodesType, NprocType, RankSetType
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _spellings(names: tuple[str, ...]) -> list[str]:
+    decls: list[str] = []
+    for name in names:
+        decls.append(name)
+        if name.startswith("--") and "-" in name[2:]:
+            decls.append("--" + name[2:].replace("-", "_"))
+    return decls
+
+
+class Option(click.Option):
+    """Errors and help name an option once, by its first dash spelling."""
+
+    def get_error_hint(self, ctx: click.Context) -> str:
+        return f"'{self.opts[0]}'"
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        saved = self.opts
+        self.opts = [o for o in saved if not (o.startswith("--") and "_" in o)]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = saved
+
+
+def option(*names: str, dest: str, torchrun: str | None = None, **kwargs: Any) -> Callable[[F], F]:
+    """A click option with both spellings and its environment variables."""
+    envvars = [f"SAFELAUNCH_{dest.upper()}"]
+    if torchrun:
+        envvars.append(f"PET_{torchrun.upper()}")
+    return click.option(*_spellings(names), dest, cls=Option, envvar=envvars, **kwargs)
+
+
+# Torchrun options that safelaunch accepts so existing command lines keep working, but that
+# have no effect: every rank's output always goes to its own file in the run directory.
+IGNORED_TORCHRUN_OPTIONS: list[tuple[tuple[str, ...], str]] = [
+    (("--log-dir",), "log_dir"),
+    (("-r", "--redirects"), "redirects"),
+    (("-t", "--tee"), "tee"),
+    (("--local-ranks-filter",), "local_ranks_filter"),
+    (("--start-method",), "start_method"),
+    (("--logs-specs",), "logs_specs"),
+]
+
+run_options: list[Callable[[F], F]] = [
+    option("--nproc", "--nproc-per-node", dest="nproc", torchrun="nproc_per_node",
+           type=NprocType(), default="1", show_default=True,
+           help="Ranks on this node: a number, or auto, gpu, cpu as torchrun takes them."),
+    option("--nnodes", dest="nnodes", torchrun="nnodes", type=NnodesType(), default="1",
+           show_default=True, help="Number of nodes, or MIN:MAX for an elastic job."),
+    option("--node-rank", dest="node_rank", torchrun="node_rank", type=click.IntRange(min=0),
+           default=0, show_default=True, help="This node's rank (static rendezvous)."),
+    option("--master-addr", dest="master_addr", torchrun="master_addr", type=str, default=None,
+           help="Address of the node-0 host (static rendezvous). Default 127.0.0.1."),
+    option("--master-port", dest="master_port", torchrun="master_port",
+           type=click.IntRange(1, 65535), default=None,
+           help="Port on the master. Default: a free port on one node, 29500 on several."),
+    option("--rdzv-backend", dest="rdzv_backend", torchrun="rdzv_backend", type=str,
+           default="static", show_default=True, help="Rendezvous backend (static, c10d, etcd)."),
+    option("--rdzv-endpoint", dest="rdzv_endpoint", torchrun="rdzv_endpoint", type=str,
+           default="", help="Rendezvous endpoint HOST[:PORT]."),
+    option("--rdzv-id", dest="rdzv_id", torchrun="rdzv_id", type=str, default="none",
+           help="Rendezvous id shared by every node of the job."),
+    option("--rdzv-conf", dest="rdzv_conf", torchrun="rdzv_conf", type=str, default="",
+           help="Extra rendezvous settings, KEY=VALUE,KEY=VALUE."),
+    option("--standalone", dest="standalone", torchrun="standalone", is_flag=True,
+           default=False, help="Single node with a local c10d rendezvous on a free port."),
+    option("--max-restarts", dest="max_restarts", torchrun="max_restarts",
+           type=click.IntRange(min=0), default=0, show_default=True,
+           help="Restarts of the whole worker group before giving up."),
+    option("--monitor-interval", dest="monitor_interval", torchrun="monitor_interval",
+           type=click.FloatRange(min=0.01), default=0.1, show_default=True,
+           help="Seconds between checks of the ranks' state."),
+    option("-m", "--module", dest="module", torchrun="module", is_flag=True, default=False,
+           help="Run SCRIPT as a Python module, like python -m."),
+    option("--no-python", dest="no_python", torchrun="no_python", is_flag=True, default=False,
+           help="Run SCRIPT as a program, without the Python interpreter."),
+    option("--role", dest="role", torchrun="role", type=str, default="default", hidden=True),
+    option("--local-addr", dest="local_addr", torchrun="local_addr", type=str, default=None,
+           help="Address of this node as the other nodes see it."),
+    option("--run-dir", dest="run_dir", type=click.Path(file_okay=False), default=None,
+           help="Directory for this run's logs and summary "
+                "[default: ./safelaunch_runs/<UTC time>-<id>]."),
+    option("--console-ranks", dest="console_ranks", type=RankSetType(), default="all",
+           show_default=True, help="Ranks shown on the console, e.g. 0,3 (files keep all)."),
+    option("--grace-period", dest="grace_period", type=click.FloatRange(min=0), default=10.0,
+           show_default=True, help="Seconds between SIGTERM and SIGKILL when stopping ranks."),
+]
+
+ignored_options: list[Callable[[F], F]] = [
+    option(*names, dest=dest, torchrun=dest, type=str, default=None, hidden=True)
+    for names, dest in IGNORED_TORCHRUN_OPTIONS
+]
+
+
+def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
+    """Decorate a command with a list of options, in the order they are listed."""
+
+    def decorate(func: F) -> F:
+        for opt in reversed(options):
+            func = opt(func)
+        return func
+
+    return decorate

@@ -1,0 +1,74 @@
+"""Renders a run's outcome for people (the end-of-run summary) and machines (JSON).
+
+Decides nothing: every word here comes from the ``RunOutcome``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+from safelaunch.supervisor.result import RankOutcome, RankState, RunOutcome, RunStatus
+
+RULE_WIDTH = 78
+
+
+def _result_cell(rank: RankOutcome) -> str:
+    if rank.state is RankState.SUCCEEDED:
+        return "ok"
+    if rank.state is RankState.STOPPED:
+        return f"stopped by safelaunch ({rank.exit_label})"
+    if rank.state is RankState.RUNNING:
+        return rank.exit_label
+    label = f"FAILED {rank.exit_label}"
+    return f"{label} <- root cause" if rank.root_cause else label
+
+
+def _runtime_cell(rank: RankOutcome) -> str:
+    return "-" if rank.runtime_s is None else f"{rank.runtime_s:.1f}s"
+
+
+def _shorten(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(width - 3, 0)] + "..."
+
+
+def _display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+def render_summary(outcome: RunOutcome) -> str:
+    width = max(shutil.get_terminal_size((100, 20)).columns, 60)
+    title = " safelaunch summary "
+    pad = max(RULE_WIDTH - len(title), 4)
+    lines = ["", "=" * (pad // 2) + title + "=" * (pad - pad // 2)]
+    if outcome.ranks:
+        results = [_result_cell(r) for r in outcome.ranks]
+        col = max(len("result"), *(len(c) for c in results))
+        lines.append(f"{'rank':>4}  {'result':<{col}}  {'runtime':>7}  last line")
+        for rank, cell in zip(outcome.ranks, results, strict=True):
+            head = f"{rank.global_rank:>4}  {cell:<{col}}  {_runtime_cell(rank):>7}  "
+            lines.append(head + _shorten(rank.last_line, width - len(head) - 1))
+        root = next((r for r in outcome.ranks if r.root_cause), None)
+        if root is not None and root.error:
+            lines.append(f"rank {root.global_rank} error: {_shorten(root.error, width - 20)}")
+    word = {RunStatus.SUCCEEDED: "SUCCEEDED", RunStatus.FAILED: "FAILED",
+            RunStatus.INTERRUPTED: "INTERRUPTED"}[outcome.status]
+    lines.append(f"{word} (exit code {outcome.exit_code}): {outcome.reason}"
+                 + (f" in {outcome.duration_s:.1f}s" if outcome.status is RunStatus.SUCCEEDED
+                    else ""))
+    if outcome.attempts > 1:
+        lines.append(f"the worker group ran {outcome.attempts} times (--max-restarts)")
+    for note in outcome.notes:
+        lines.append(note)
+    lines.append(f"run directory: {_display_path(outcome.run_dir)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(outcome: RunOutcome) -> str:
+    return json.dumps(outcome.to_json(), indent=2, default=str)

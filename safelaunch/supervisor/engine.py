@@ -1,0 +1,254 @@
+"""torch's elastic engine (the code behind torchrun), driven by safelaunch.
+
+The command line is turned into torchrun's own arguments and through torchrun's own
+``config_from_args`` into a ``LaunchConfig``, so ``--nproc auto``, rendezvous settings and
+multi-node c10d jobs mean exactly what they mean to torchrun.  What differs is the agent:
+``SupervisedAgent`` is torch's ``LocalElasticAgent`` with three seams opened, and the logs
+specs send each rank's stdout and stderr into safelaunch's collector instead of plain files:
+
+- after workers start, their pids go to the supervisor (exit watcher, reaper);
+- a stop requested by the supervisor (a hang) fails the worker group with no restart;
+- shutdown stops every rank's whole process tree with safelaunch's grace period, not torch's
+  30 s ``killpg`` of the rank alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import inspect
+import io
+import logging
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import Any, Protocol
+
+from torch.distributed.elastic import metrics
+from torch.distributed.elastic.agent.server.api import RunResult, WorkerSpec, WorkerState
+from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
+from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs, SignalException
+from torch.distributed.elastic.rendezvous import RendezvousParameters
+from torch.distributed.elastic.rendezvous import registry as rdzv_registry
+from torch.distributed.launcher.api import LaunchConfig
+from torch.distributed.run import config_from_args, get_args_parser
+
+from safelaunch.errors import StartError, UsageError
+
+HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+ENGINE_LOGGER = "torch.distributed"
+
+
+class Supervision(Protocol):
+    """What the engine asks of the supervisor."""
+
+    def rank_streams(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
+        """FIFO paths for the rank's stdout and stderr."""
+
+    def rank_env(self, attempt: int, global_rank: int) -> dict[str, str]:
+        """Extra environment for one rank (the job marker, the error file)."""
+
+    def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
+        """(global rank, local rank, pid) of every rank of a new attempt."""
+
+    def stop_requested(self) -> bool:
+        """True once the supervisor wants the job stopped (a hang)."""
+
+    def stop_job(self, death_sig: signal.Signals) -> None:
+        """Stop every process of the job; returns when they are gone."""
+
+    def set_returncode(self, pid: int, returncode: int | None) -> None:
+        """The returncode torch's engine read when it reaped a rank."""
+
+
+@dataclass
+class EngineResult:
+    succeeded: bool
+    signal: int | None = None
+
+
+class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
+    def __init__(self, supervision: Supervision, run_dir: Path) -> None:
+        super().__init__(log_dir=str(run_dir))
+        self._supervision = supervision
+        self._run_dir = run_dir
+
+    @property
+    def root_log_dir(self) -> str:
+        return str(self._run_dir)
+
+    def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
+        dest = LogsDest()
+        for local_rank, env in envs.items():
+            attempt = int(env.get("TORCHELASTIC_RESTART_COUNT", "0"))
+            global_rank = int(env["RANK"])
+            out, err = self._supervision.rank_streams(attempt, global_rank, local_rank)
+            dest.stdouts[local_rank] = out
+            dest.stderrs[local_rank] = err
+            extra = self._supervision.rank_env(attempt, global_rank)
+            env.update(extra)
+            dest.error_files[local_rank] = extra.get("TORCHELASTIC_ERROR_FILE", "")
+        return dest
+
+    def __repr__(self) -> str:
+        return f"SupervisedLogsSpecs(run_dir={self._run_dir})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SupervisedLogsSpecs) and other._run_dir == self._run_dir
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class SupervisedAgent(LocalElasticAgent):  # type: ignore[misc]
+    def __init__(self, supervision: Supervision, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._supervision = supervision
+
+    def _start_workers(self, worker_group: Any) -> dict[int, Any]:
+        pids: dict[int, Any] = super()._start_workers(worker_group)
+        attempt = worker_group.spec.max_restarts - self._remaining_restarts
+        workers = [(w.global_rank, w.local_rank, int(pids[w.local_rank]))
+                   for w in worker_group.workers]
+        self._supervision.workers_started(attempt, workers)
+        return pids
+
+    def _monitor_workers(self, worker_group: Any) -> RunResult:
+        if self._supervision.stop_requested():
+            self._remaining_restarts = 0
+            return RunResult(state=WorkerState.UNHEALTHY)
+        return super()._monitor_workers(worker_group)
+
+    def _shutdown(self, death_sig: signal.Signals = signal.SIGTERM, *args: Any,
+                  **kwargs: Any) -> None:
+        self._supervision.stop_job(death_sig)
+        super()._shutdown(death_sig, *args, **kwargs)
+        handlers = getattr(self._pcontext, "subprocess_handlers", None) or {}
+        for handler in handlers.values():
+            self._supervision.set_returncode(handler.proc.pid, handler.proc.returncode)
+
+
+def _raise_signal(signum: int, frame: FrameType | None) -> None:
+    sig = signal.Signals(signum)
+    raise SignalException(f"safelaunch got {sig.name}", sigval=sig)
+
+
+@contextlib.contextmanager
+def signals_raise() -> Iterator[None]:
+    """Turn SIGTERM/SIGINT/SIGHUP/SIGQUIT into ``SignalException`` (as torch's engine does
+    once workers run) for the whole launch, rendezvous included; restore handlers after."""
+    previous = {sig: signal.signal(sig, _raise_signal) for sig in HANDLED_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def capture_engine_logs(path: Path) -> None:
+    """Send torch's elastic logging to a file in the run directory instead of the console."""
+    logger = logging.getLogger(ENGINE_LOGGER)
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+
+
+def resolve_launch_config(torchrun_argv: list[str]) -> tuple[LaunchConfig, str, list[str]]:
+    """torchrun's own parsing of torchrun's own arguments."""
+    parser = get_args_parser()
+    try:
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            args = parser.parse_args(torchrun_argv)
+    except SystemExit as exc:
+        lines = err.getvalue().strip().splitlines()
+        raise UsageError(lines[-1] if lines else "invalid torchrun arguments") from exc
+    try:
+        config, cmd, cmd_args = config_from_args(args)
+    except (ValueError, AssertionError, RuntimeError) as exc:
+        raise UsageError(str(exc) or type(exc).__name__) from exc
+    return config, cmd, list(cmd_args)
+
+
+def _accepted(kwargs: dict[str, Any], target: Any) -> dict[str, Any]:
+    """Keep only the keyword arguments this torch version's ``target`` accepts."""
+    if dataclasses.is_dataclass(target):
+        names = {f.name for f in dataclasses.fields(target)}
+    else:
+        names = set(inspect.signature(target).parameters)
+    return {k: v for k, v in kwargs.items() if k in names}
+
+
+def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if "EADDRINUSE" in str(exc) or "address already in use" in str(exc).lower():
+        where = config.rdzv_endpoint or "the rendezvous port"
+        return StartError(
+            f"rendezvous port {where} is already in use on this machine; pass a free "
+            "--master-port (or leave it out on a single node and safelaunch picks one)"
+        )
+    return StartError(f"rendezvous failed ({config.rdzv_backend} at "
+                      f"{config.rdzv_endpoint or 'default endpoint'}): {text}")
+
+
+def run_engine(
+    config: LaunchConfig, cmd: str, cmd_args: list[str], supervision: Supervision, run_dir: Path
+) -> EngineResult:
+    """Run the job to its end with torch's agent; raise ``StartError`` if it cannot start."""
+    config.logs_specs = SupervisedLogsSpecs(supervision, run_dir)
+    params = RendezvousParameters(
+        backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
+        min_nodes=config.min_nodes, max_nodes=config.max_nodes, local_addr=config.local_addr,
+        **config.rdzv_configs,
+    )
+    master_addr, master_port = None, None
+    if config.rdzv_backend == "static":
+        from torch.distributed.launcher.api import _get_addr_and_port
+
+        master_addr, master_port = _get_addr_and_port(params)
+    try:
+        rdzv_handler = rdzv_registry.get_rendezvous_handler(params)
+    except SignalException:
+        raise
+    except Exception as exc:
+        raise start_error(exc, config) from exc
+    spec_kwargs = {
+        "role": config.role, "local_world_size": config.nproc_per_node, "entrypoint": cmd,
+        "args": tuple(cmd_args), "rdzv_handler": rdzv_handler,
+        "max_restarts": config.max_restarts, "monitor_interval": config.monitor_interval,
+        "master_addr": master_addr, "master_port": master_port,
+        "local_addr": config.local_addr,
+    }
+    for name in ("event_log_handler", "numa_options", "duplicate_stdout_filters",
+                 "duplicate_stderr_filters", "virtual_local_rank"):
+        if hasattr(config, name):
+            spec_kwargs[name] = getattr(config, name)
+    spec = WorkerSpec(**_accepted(spec_kwargs, WorkerSpec))
+    agent_kwargs = _accepted({
+        "spec": spec, "logs_specs": config.logs_specs, "start_method": config.start_method,
+        "log_line_prefix_template": None,
+    }, LocalElasticAgent.__init__)
+    agent = SupervisedAgent(supervision, **agent_kwargs)
+    shutdown_rdzv = True
+    try:
+        metrics.initialize_metrics(metrics.MetricsConfig(config.metrics_cfg))
+        try:
+            result = agent.run()
+        except SignalException:
+            raise
+        except Exception as exc:
+            raise start_error(exc, config) from exc
+        if result is None:
+            return EngineResult(succeeded=False)
+        return EngineResult(succeeded=result.state == WorkerState.SUCCEEDED)
+    except SignalException as exc:
+        shutdown_rdzv = False
+        return EngineResult(succeeded=False, signal=int(exc.sigval))
+    finally:
+        if shutdown_rdzv:
+            with contextlib.suppress(Exception):
+                rdzv_handler.shutdown()

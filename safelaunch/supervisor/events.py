@@ -1,0 +1,30 @@
+"""``events.jsonl``: one JSON object a line for everything the launcher did, as it happens."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+
+class EventLog:
+    def __init__(self, path: Path) -> None:
+        self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+
+    def record(self, event: str, **fields: Any) -> None:
+        entry = {"time": round(time.time(), 3),
+                 "elapsed_s": round(time.monotonic() - self._start, 3),
+                 "event": event, **fields}
+        line = json.dumps(entry, default=str) + "\n"
+        with self._lock:
+            if not self._fh.closed:
+                self._fh.write(line)
+                self._fh.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._fh.close()

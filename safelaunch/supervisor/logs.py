@@ -1,0 +1,246 @@
+"""Capture of every rank's stdout and stderr: whole lines, timestamped, to files and console.
+
+Each rank stream is a named pipe (FIFO) that torch's elastic engine opens as the rank's
+stdout or stderr, exactly as it would open a log file.  One reader thread waits on all of
+them, cuts the bytes into whole lines (a ``\\r`` progress update counts as a line, a line of
+megabytes stays one line, bytes that are not UTF-8 pass through untouched), and writes each
+batch once to the rank's file (``rank<N>.log``, a UTC timestamp and the stream on every line)
+and once to the console (``[rank<N>] `` prefix).  Because the reader keeps a writing end of
+every FIFO open itself, a stream never reports end-of-file; ``stop`` drains what is left.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import selectors
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+READ_SIZE = 1 << 16
+STREAMS = ("out", "err")
+
+
+class LineSplitter:
+    """Turns a byte stream into complete lines, never cutting one in two."""
+
+    def __init__(self) -> None:
+        self._parts: list[bytes] = []
+        self._skip_lf = False
+
+    def feed(self, data: bytes) -> list[bytes]:
+        if self._skip_lf:
+            self._skip_lf = False
+            if data.startswith(b"\n"):
+                data = data[1:]
+        if b"\n" not in data and b"\r" not in data:
+            if data:
+                self._parts.append(data)
+            return []
+        if self._parts:
+            self._parts.append(data)
+            data = b"".join(self._parts)
+            self._parts = []
+        lines = data.split(b"\n")
+        tail = lines.pop()
+        if b"\r" in data:
+            lines, tail = self._split_carriage_returns(lines, tail)
+        if tail:
+            self._parts.append(tail)
+        return lines
+
+    def _split_carriage_returns(self, lines: list[bytes], tail: bytes) -> tuple[list[bytes], bytes]:
+        # A terminal shows each '\r' update (a progress bar) over the last one; in a log each
+        # update becomes a line of its own and empty updates vanish.  '\r\n' is one line end.
+        out: list[bytes] = []
+        for line in lines:
+            if b"\r" in line:
+                out.extend(seg for seg in line.split(b"\r") if seg)
+            else:
+                out.append(line)
+        if b"\r" in tail:
+            segments = tail.split(b"\r")
+            tail = segments.pop()
+            out.extend(seg for seg in segments if seg)
+            self._skip_lf = tail == b""
+        return out, tail
+
+    def flush(self) -> list[bytes]:
+        """The unterminated last line, if any, at the end of the stream."""
+        if not self._parts:
+            return []
+        rest, self._parts = b"".join(self._parts), []
+        return [rest]
+
+
+def utc_stamp(now: float) -> bytes:
+    return (time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) +
+            f".{int(now % 1 * 1000):03d}Z").encode()
+
+
+ConsoleWriter = Callable[[str, bytes], None]
+"""``writer(stream, data)``: send already-prefixed lines to the console's stdout or stderr."""
+
+
+@dataclass
+class _Stream:
+    fd: int
+    keepalive_fd: int
+    global_rank: int
+    kind: str
+    splitter: LineSplitter = field(default_factory=LineSplitter)
+
+
+class LogCollector:
+    """One thread that moves every rank's output into its file and onto the console."""
+
+    def __init__(
+        self,
+        run_dir: Path,
+        fifo_dir: Path,
+        console: ConsoleWriter,
+        console_ranks: frozenset[int] | None = None,
+    ) -> None:
+        self._run_dir = run_dir
+        self._fifo_dir = fifo_dir
+        self._console = console
+        self._console_ranks = console_ranks
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._selector.register(self._wake_r, selectors.EVENT_READ, None)
+        self._lock = threading.Lock()
+        self._pending: list[_Stream] = []
+        self._streams: list[_Stream] = []
+        self._files: dict[int, int] = {}
+        self._last_lines: dict[int, bytes] = {}
+        self._stopping = False
+        self._finished = False
+        self._thread = threading.Thread(target=self._run, name="safelaunch-logs", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def log_path(self, global_rank: int) -> Path:
+        return self._run_dir / f"rank{global_rank}.log"
+
+    def add_rank(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
+        """Create the FIFOs for one rank of one attempt; returns (stdout path, stderr path)."""
+        paths: list[str] = []
+        streams: list[_Stream] = []
+        if global_rank not in self._files:
+            self._files[global_rank] = os.open(
+                self.log_path(global_rank), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644
+            )
+        if attempt > 0:
+            marker = f"=== safelaunch: restart {attempt} of the worker group ===\n"
+            self._write_file(global_rank, utc_stamp(time.time()) + b" --- " + marker.encode())
+        for kind in STREAMS:
+            path = self._fifo_dir / f"a{attempt}-r{global_rank}-l{local_rank}.{kind}"
+            os.mkfifo(path, 0o600)
+            # Open our reading end first (non-blocking open of a FIFO for reading never waits),
+            # then a writing end of our own so the stream never hits end-of-file.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            keepalive = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            streams.append(_Stream(fd, keepalive, global_rank, kind))
+            paths.append(str(path))
+        with self._lock:
+            self._pending.extend(streams)
+        os.write(self._wake_w, b"x")
+        return paths[0], paths[1]
+
+    def last_line(self, global_rank: int) -> str:
+        return self._last_lines.get(global_rank, b"").decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        """Drain every stream to the end and close the files; call once the ranks are gone."""
+        if not self._thread.is_alive():
+            self._finish()
+            return
+        self._stopping = True
+        os.write(self._wake_w, b"x")
+        self._thread.join()
+
+    # -- the reader thread ----------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping:
+                for key, _ in self._selector.select():
+                    if key.data is None:
+                        self._take_pending()
+                    else:
+                        self._read(key.data)
+        finally:
+            self._finish()
+
+    def _take_pending(self) -> None:
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for stream in pending:
+            self._streams.append(stream)
+            self._selector.register(stream.fd, selectors.EVENT_READ, stream)
+
+    def _read(self, stream: _Stream) -> bool:
+        """Read one chunk; False when the stream is empty right now."""
+        try:
+            data = os.read(stream.fd, READ_SIZE)
+        except BlockingIOError:
+            return False
+        except OSError as exc:
+            if exc.errno == errno.EINTR:
+                return True
+            raise
+        if not data:
+            return False
+        self._emit(stream, stream.splitter.feed(data))
+        return True
+
+    def _emit(self, stream: _Stream, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        rank = stream.global_rank
+        head = utc_stamp(time.time()) + (b" out " if stream.kind == "out" else b" err ")
+        self._write_file(rank, b"".join([head + line + b"\n" for line in lines]))
+        for line in reversed(lines):
+            if line.strip():
+                self._last_lines[rank] = line[-2000:]
+                break
+        if self._console_ranks is None or rank in self._console_ranks:
+            prefix = f"[rank{rank}] ".encode()
+            self._console(stream.kind, b"".join([prefix + line + b"\n" for line in lines]))
+
+    def _write_file(self, rank: int, data: bytes) -> None:
+        fd = self._files[rank]
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        self._take_pending()
+        for stream in self._streams:
+            while self._read(stream):
+                pass
+            self._emit(stream, stream.splitter.flush())
+            self._selector.unregister(stream.fd)
+            os.close(stream.fd)
+            os.close(stream.keepalive_fd)
+        self._streams = []
+        for fd in self._files.values():
+            os.close(fd)
+        self._files = {}
+        self._selector.close()
+        os.close(self._wake_r)
+        os.close(self._wake_w)

@@ -1,0 +1,134 @@
+"""Finding every process of a job, and stopping them all: SIGTERM, a grace period, SIGKILL.
+
+A job's processes are the ranks and everything they started.  Three marks find them, so that
+none escapes: every rank is a session leader (torch starts it with ``start_new_session``) and
+its DataLoader workers and subprocesses inherit that session; every rank's environment carries
+``SAFELAUNCH_JOB_ID=<run id>``, which descendants inherit even when they start a session of
+their own; and the live process tree under each rank.
+
+The ranks are children of the launcher and torch's engine reaps them: here they are only
+ever inspected with ``waitid(WNOWAIT)``, never reaped, or the engine would read exit code 0.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import psutil
+
+JOB_ID_ENV = "SAFELAUNCH_JOB_ID"
+POLL_S = 0.05
+KILL_WAIT_S = 3.0
+
+
+def _environ_has(pid: int, marker: bytes) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            return marker in fh.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def job_processes(job_id: str, roots: Iterable[int], exclude: Iterable[int] = ()) -> set[int]:
+    """Pids of the ranks ``roots`` and of every process they started, alive or zombie."""
+    marker = f"{JOB_ID_ENV}={job_id}".encode()
+    roots = set(roots)
+    skip = {*exclude, os.getpid(), 1}
+    found: set[int] = set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        entries = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        if pid in skip:
+            continue
+        try:
+            sid = os.getsid(pid)
+        except OSError:
+            continue
+        if pid in roots or sid in roots or _environ_has(pid, marker):
+            found.add(pid)
+    for root in roots:
+        try:
+            found.update(child.pid for child in psutil.Process(root).children(recursive=True))
+        except psutil.Error:
+            pass
+    return found - skip
+
+
+def is_alive(pid: int) -> bool:
+    """Whether ``pid`` still runs; a zombie counts as gone.  Never reaps a child."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        pass
+    except OSError:
+        return False
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass
+class StopReport:
+    """What stopping a job took."""
+
+    terminated: set[int] = field(default_factory=set)
+    killed: set[int] = field(default_factory=set)
+    """Pids that outlived the grace period (or a forced stop) and got SIGKILL."""
+    unkillable: set[int] = field(default_factory=set)
+    """Pids still there after SIGKILL, e.g. stuck in the kernel (D state)."""
+
+
+def stop_processes(
+    find: Callable[[], set[int]],
+    grace: float,
+    *,
+    forced: Callable[[], bool] = lambda: False,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+) -> StopReport:
+    """SIGTERM to everything ``find`` returns, SIGKILL to what is left after ``grace``.
+
+    ``find`` is called again on every round, so a process forked during the shutdown is
+    stopped too; ``forced`` cuts the grace period short (a second Ctrl-C).
+    """
+    report = StopReport()
+    deadline = clock() + grace
+    while True:
+        alive = {pid for pid in find() if is_alive(pid)}
+        if not alive:
+            return report
+        for pid in alive - report.terminated:
+            _signal(pid, signal.SIGTERM)
+            report.terminated.add(pid)
+        if clock() >= deadline or forced():
+            break
+        sleep(POLL_S)
+    kill_deadline = clock() + KILL_WAIT_S
+    while True:
+        alive = {pid for pid in find() if is_alive(pid)}
+        if not alive:
+            return report
+        if clock() >= kill_deadline:
+            report.unkillable = alive
+            return report
+        for pid in alive - report.killed:
+            _signal(pid, signal.SIGKILL)
+            report.killed.add(pid)
+        sleep(POLL_S)

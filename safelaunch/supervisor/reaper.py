@@ -1,0 +1,126 @@
+"""The reaper: a tiny watchdog process that stops the job if the launcher itself dies.
+
+``safelaunch run`` starts it first, in a session of its own, with a pipe on its stdin.  The
+launcher writes ``pid N`` for every rank it starts and ``done`` when it has cleaned up by
+itself.  If the pipe closes without ``done`` (the launcher was killed with SIGKILL, or
+crashed), the reaper stops every process of the job (see ``processes``) within a few seconds
+and records that in the run directory.  It never imports torch, so it starts in milliseconds.
+
+Run as ``python -m safelaunch.supervisor.reaper JOB_ID RUN_DIR GRACE``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
+
+REAPER_GRACE_CAP_S = 2.0
+
+
+class ReaperHandle:
+    """The launcher's side of the reaper."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self._proc = proc
+        self._stdin: IO[bytes] | None = proc.stdin
+
+    @classmethod
+    def start(cls, job_id: str, run_dir: Path, grace: float) -> ReaperHandle:
+        env = {k: v for k, v in os.environ.items() if k != JOB_ID_ENV}
+        log = open(run_dir / "reaper.log", "ab")  # noqa: SIM115 - handed to the child
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "safelaunch.supervisor.reaper", job_id, str(run_dir),
+                 str(grace)],
+                stdin=subprocess.PIPE, stdout=log, stderr=log, env=env,
+                start_new_session=True,
+            )
+        finally:
+            log.close()
+        return cls(proc)
+
+    def add_pid(self, pid: int) -> None:
+        self._send(f"pid {pid}\n")
+
+    def done(self) -> None:
+        """The launcher cleaned up by itself: the reaper exits without touching anything."""
+        self._send("done\n")
+        if self._stdin is not None:
+            try:
+                self._stdin.close()
+            except OSError:
+                pass
+            self._stdin = None
+        try:
+            self._proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+
+    def _send(self, line: str) -> None:
+        if self._stdin is None:
+            return
+        try:
+            self._stdin.write(line.encode())
+            self._stdin.flush()
+        except OSError:
+            self._stdin = None
+
+
+def _record(run_dir: Path, event: dict[str, object]) -> None:
+    try:
+        with open(run_dir / "events.jsonl", "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(event) + "\n")
+    except OSError:
+        pass
+
+
+def main(argv: list[str]) -> int:
+    job_id, run_dir, grace = argv[0], Path(argv[1]), float(argv[2])
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    pids: set[int] = set()
+    done = False
+    for raw in sys.stdin.buffer:
+        word, _, value = raw.decode().strip().partition(" ")
+        if word == "pid" and value.isdigit():
+            pids.add(int(value))
+        elif word == "done":
+            done = True
+    if done:
+        return 0
+    started = time.monotonic()
+    report = stop_processes(
+        lambda: job_processes(job_id, pids), min(grace, REAPER_GRACE_CAP_S)
+    )
+    _record(run_dir, {
+        "time": time.time(),
+        "event": "launcher_died",
+        "message": "safelaunch itself died; the reaper stopped the job",
+        "terminated": sorted(report.terminated),
+        "killed": sorted(report.killed),
+        "unkillable": sorted(report.unkillable),
+        "seconds": round(time.monotonic() - started, 3),
+    })
+    summary = run_dir / "summary.json"
+    if not summary.exists():
+        tmp = summary.with_suffix(".tmp")
+        tmp.write_text(json.dumps({
+            "status": "launcher_died",
+            "exit_code": None,
+            "reason": "safelaunch was killed before the run ended; its reaper stopped "
+                      f"{len(report.terminated)} process(es) of the job",
+        }, indent=2) + "\n")
+        os.replace(tmp, summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,160 @@
+"""The outcome of a run, and the one rule that turns it into an honest exit code.
+
+A rank's state comes from when it exited relative to the moment safelaunch began stopping the
+job: before it, a non-zero exit is a real failure; after it, the rank was stopped by us.  The
+root cause is the failed rank that exited first.  ``decide`` is pure and unit-tested.
+
+    RankState:  running --exit 0--> succeeded
+                running --exit != 0 before teardown--> failed
+                running --exit after teardown began--> stopped
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+from safelaunch import exit_codes
+from safelaunch.exit_codes import signal_name
+
+
+class RankState(str, Enum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    STOPPED = "stopped"
+    RUNNING = "running"
+
+
+class RunStatus(str, Enum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass
+class RankOutcome:
+    global_rank: int
+    local_rank: int
+    pid: int
+    state: RankState
+    returncode: int | None
+    """Exit code, or minus the signal number; None if it never exited."""
+    runtime_s: float | None
+    last_line: str = ""
+    error: str | None = None
+    """The exception message a rank recorded through torch's error file, if any."""
+    root_cause: bool = False
+    exited_at: float | None = field(default=None, repr=False)
+    """Monotonic time of the exit, for ordering only."""
+
+    @property
+    def exit_label(self) -> str:
+        if self.returncode is None:
+            return "still running" if self.state is RankState.RUNNING else "unknown"
+        if self.returncode < 0:
+            return signal_name(-self.returncode)
+        return f"exit {self.returncode}"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("exited_at")
+        data["state"] = self.state.value
+        data["exit"] = self.exit_label
+        data["signal"] = signal_name(-self.returncode) if (self.returncode or 0) < 0 else None
+        return data
+
+
+def rank_state(returncode: int | None, exited_at: float | None,
+               teardown_at: float | None) -> RankState:
+    if returncode is None or exited_at is None:
+        return RankState.RUNNING
+    if teardown_at is not None and exited_at >= teardown_at:
+        return RankState.STOPPED
+    return RankState.SUCCEEDED if returncode == 0 else RankState.FAILED
+
+
+def exit_code_for(returncode: int) -> int:
+    """A rank's returncode as a shell exit code: N, or 128+S for signal S."""
+    if returncode < 0:
+        return exit_codes.for_signal(-returncode)
+    return min(returncode, 255)
+
+
+@dataclass
+class Decision:
+    status: RunStatus
+    exit_code: int
+    reason: str
+    root_cause: RankOutcome | None
+
+
+def _describe_failure(rank: RankOutcome) -> str:
+    rc = rank.returncode or 0
+    if rc < 0:
+        name = signal_name(-rc)
+        hint = {"SIGKILL": " (often the kernel's OOM killer)",
+                "SIGSEGV": " (a crash in native code)",
+                "SIGABRT": " (an abort, e.g. after an NCCL watchdog timeout)",
+                "SIGBUS": " (often a too small /dev/shm)"}.get(name, "")
+        return f"rank {rank.global_rank} was killed by {name}{hint}"
+    return f"rank {rank.global_rank} exited with code {rc}"
+
+
+def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
+           engine_failed: bool = False) -> Decision:
+    """The run's status, exit code and reason from its ranks' outcomes."""
+    failed = sorted((r for r in ranks if r.state is RankState.FAILED),
+                    key=lambda r: (r.exited_at if r.exited_at is not None else float("inf"),
+                                   r.global_rank))
+    stopped = [r for r in ranks if r.state is RankState.STOPPED]
+    stopped_note = (f"; {len(stopped)} other rank(s) stopped by safelaunch" if stopped else "")
+    if failed:
+        root = failed[0]
+        root.root_cause = True
+        others = len(failed) - 1
+        also = f"; {others} more rank(s) failed after it" if others else ""
+        return Decision(RunStatus.FAILED, exit_code_for(root.returncode or 1),
+                        f"{_describe_failure(root)} (first failure){also}{stopped_note}", root)
+    if interrupted_by is not None:
+        return Decision(
+            RunStatus.INTERRUPTED, exit_codes.for_signal(interrupted_by),
+            f"safelaunch received {signal_name(interrupted_by)} and stopped the job"
+            f"{stopped_note}", None)
+    if engine_failed or any(r.state is not RankState.SUCCEEDED for r in ranks) or not ranks:
+        return Decision(RunStatus.FAILED, 1,
+                        "the worker group failed without a rank to blame" + stopped_note, None)
+    return Decision(RunStatus.SUCCEEDED, exit_codes.SUCCESS,
+                    f"all {len(ranks)} rank(s) succeeded", None)
+
+
+@dataclass
+class RunOutcome:
+    status: RunStatus
+    exit_code: int
+    reason: str
+    run_id: str
+    run_dir: str
+    ranks: list[RankOutcome]
+    root_cause_rank: int | None
+    attempts: int
+    duration_s: float
+    started_at: float
+    command: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "exit_code": self.exit_code,
+            "reason": self.reason,
+            "root_cause_rank": self.root_cause_rank,
+            "run_id": self.run_id,
+            "run_dir": self.run_dir,
+            "attempts": self.attempts,
+            "duration_s": round(self.duration_s, 3),
+            "started_at": self.started_at,
+            "command": self.command,
+            "ranks": [r.to_json() for r in self.ranks],
+            "notes": self.notes,
+        }

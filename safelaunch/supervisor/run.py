@@ -1,0 +1,327 @@
+"""One supervised run, from a launch plan to its outcome.
+
+``launch`` checks what can be checked without starting anything (script, port), creates the
+run directory, starts the log collector, the exit watcher and the reaper, hands the job to
+torch's engine through ``Supervisor`` (the engine's ``Supervision``), and whatever happens —
+success, a failed rank, a signal, an error of its own — stops every process of the job,
+drains the logs and writes ``summary.json`` before it returns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from safelaunch.config import RunConfig
+from safelaunch.console import Console
+from safelaunch.errors import SafelaunchError, StartError
+from safelaunch.plan import LaunchPlan, check_entrypoint
+from safelaunch.redact import redact_env
+from safelaunch.supervisor.events import EventLog
+from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
+from safelaunch.supervisor.logs import LogCollector
+from safelaunch.supervisor.processes import JOB_ID_ENV, is_alive, job_processes, stop_processes
+from safelaunch.supervisor.reaper import ReaperHandle
+from safelaunch.supervisor.result import (
+    RankOutcome,
+    RankState,
+    RunOutcome,
+    RunStatus,
+    decide,
+    rank_state,
+)
+from safelaunch.supervisor.rundir import create_run_dir, write_json
+
+HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
+RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
+
+
+@dataclass
+class _Rank:
+    global_rank: int
+    local_rank: int
+    pid: int
+    attempt: int
+    started_wall: float
+    returncode: int | None = None
+
+
+class Supervisor:
+    """Keeps track of the ranks of every attempt and stops the job when asked."""
+
+    def __init__(self, plan: LaunchPlan, console: Console, collector: LogCollector,
+                 watcher: ExitWatcher, reaper: ReaperHandle, events: EventLog) -> None:
+        self.plan = plan
+        self._console = console
+        self._collector = collector
+        self._watcher = watcher
+        self._reaper = reaper
+        self._events = events
+        self.attempt = 0
+        self.ranks: dict[int, _Rank] = {}
+        """Ranks of the current attempt by global rank."""
+        self._all_pids: set[int] = set()
+        self.teardown_at: float | None = None
+        self._stop = threading.Event()
+        self.deferred_signal: int | None = None
+        self._forced = False
+
+    # -- Supervision, called by the engine --------------------------------------------------
+
+    def rank_streams(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
+        return self._collector.add_rank(attempt, global_rank, local_rank)
+
+    def rank_env(self, attempt: int, global_rank: int) -> dict[str, str]:
+        error_file = self.plan.run_dir / "errors" / f"attempt{attempt}-rank{global_rank}.json"
+        return {
+            JOB_ID_ENV: self.plan.run_id,
+            RUN_DIR_ENV: str(self.plan.run_dir),
+            "TORCHELASTIC_ERROR_FILE": str(error_file),
+        }
+
+    def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
+        now = time.time()
+        self.attempt = attempt
+        self.teardown_at = None
+        self.ranks = {g: _Rank(g, lr, pid, attempt, now) for g, lr, pid in workers}
+        for _, _, pid in workers:
+            self._all_pids.add(pid)
+            self._watcher.watch(pid)
+            self._reaper.add_pid(pid)
+        self._events.record("workers_started", attempt=attempt,
+                            ranks={g: pid for g, _, pid in workers})
+        if attempt > 0:
+            self._console.notice(f"restart {attempt}: started {len(workers)} rank(s) again")
+
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
+
+    def stop_job(self, death_sig: signal.Signals) -> None:
+        def find() -> set[int]:
+            return job_processes(self.plan.run_id, self._all_pids)
+
+        alive = {pid for pid in find() if is_alive(pid)}
+        if not alive:
+            self._collect_returncodes()
+            return
+        if self.teardown_at is None:
+            self.teardown_at = time.monotonic()
+        self._events.record("teardown_started", processes=sorted(alive),
+                            grace_period_s=self.plan.config.grace_period)
+        with self.signals_deferred():
+            report = stop_processes(find, self.plan.config.grace_period,
+                                    forced=lambda: self._forced)
+        self._events.record("teardown_finished", terminated=sorted(report.terminated),
+                            killed=sorted(report.killed), unkillable=sorted(report.unkillable))
+        if report.killed:
+            self._console.notice(
+                f"{len(report.killed)} process(es) ignored SIGTERM for "
+                f"{self.plan.config.grace_period:g}s and were killed with SIGKILL")
+        if report.unkillable:
+            self._console.notice(
+                f"process(es) {sorted(report.unkillable)} survive SIGKILL (stuck in the "
+                "kernel, D state); the machine may need a reboot")
+        self._collect_returncodes()
+
+    # -- signals and exits -----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def signals_deferred(self) -> Iterator[None]:
+        """While cleaning up, a signal is only recorded; a second one skips the grace period."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def record(signum: int, frame: FrameType | None) -> None:
+            if self.deferred_signal is None:
+                self.deferred_signal = signum
+            else:
+                self._forced = True
+
+        previous = {sig: signal.signal(sig, record) for sig in HANDLED_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def on_exit(self, record: ExitRecord) -> None:
+        rank = next((r for r in self.ranks.values() if r.pid == record.pid), None)
+        if rank is None:
+            return
+        rank.returncode = record.returncode
+        self._events.record("rank_exited", rank=rank.global_rank, pid=record.pid,
+                            returncode=record.returncode, attempt=rank.attempt)
+        if record.returncode not in (0, None) and self.teardown_at is None:
+            outcome = RankOutcome(rank.global_rank, rank.local_rank, rank.pid,
+                                  RankState.FAILED, record.returncode, None)
+            self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
+                                 "stopping the job")
+
+    def _collect_returncodes(self) -> None:
+        for rank in self.ranks.values():
+            record = self._watcher.record(rank.pid)
+            if record is not None and record.returncode is not None:
+                rank.returncode = record.returncode
+
+    def set_returncode(self, pid: int, returncode: int | None) -> None:
+        for rank in self.ranks.values():
+            if rank.pid == pid and rank.returncode is None:
+                rank.returncode = returncode
+
+    # -- the outcome -------------------------------------------------------------------------
+
+    def rank_outcomes(self) -> list[RankOutcome]:
+        outcomes = []
+        for g in sorted(self.ranks):
+            rank = self.ranks[g]
+            record = self._watcher.record(rank.pid)
+            returncode = rank.returncode
+            if record is not None and record.returncode is not None:
+                returncode = record.returncode
+            exited_at = record.monotonic if record is not None else None
+            if exited_at is None and returncode is not None:
+                exited_at = time.monotonic()
+            state = rank_state(returncode, exited_at, self.teardown_at)
+            runtime = (record.wall - rank.started_wall) if record is not None else None
+            outcomes.append(RankOutcome(
+                global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
+                returncode=returncode, runtime_s=None if runtime is None else round(runtime, 3),
+                last_line=self._collector.last_line(g),
+                error=_read_error_file(self.rank_env(rank.attempt, g)["TORCHELASTIC_ERROR_FILE"]),
+                exited_at=exited_at,
+            ))
+        return outcomes
+
+
+def _read_error_file(path: str) -> str | None:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        message = data.get("message", {})
+        text = message.get("message") if isinstance(message, dict) else str(message)
+        return str(text).strip() or None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def check_master_port(plan: LaunchPlan) -> None:
+    """Fail before starting when the port this node must open is taken (exit 125)."""
+    if not plan.hosts_store or plan.port_was_picked or plan.master_port is None:
+        return
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("", plan.master_port))
+        except OSError as exc:
+            hint = ("leave out --master-port and safelaunch picks a free one"
+                    if plan.config.single_node else "pass a free --master-port on every node")
+            raise StartError(
+                f"master port {plan.master_port} is already in use on this machine "
+                f"({exc.strerror}); another job may be running: {hint}"
+            ) from exc
+
+
+def _write_start_files(plan: LaunchPlan, argv: list[str], cwd: Path) -> None:
+    run_dir = plan.run_dir
+    write_json(run_dir / "command.json", {
+        "argv": argv, "cwd": str(cwd), "torchrun_args": plan.torchrun_argv,
+    })
+    write_json(run_dir / "config.json", {
+        **plan.config.to_json(), "run_id": plan.run_id, "run_dir": str(run_dir),
+        "master_addr": plan.master_addr, "master_port": plan.master_port,
+    })
+    write_json(run_dir / "env.json", redact_env(dict(os.environ)))
+
+
+def _announce(plan: LaunchPlan, console: Console) -> None:
+    cfg: RunConfig = plan.config
+    where = (f"master {plan.master_addr}:{plan.master_port}"
+             + (" (a free port)" if plan.port_was_picked else "")
+             if plan.master_port else f"rendezvous {cfg.rdzv_backend} {cfg.rdzv_endpoint}".strip())
+    console.notice(f"run {plan.run_id}: {cfg.nproc} rank(s) per node x {cfg.nnodes} node(s), "
+                   f"{where}")
+    console.notice(f"logs: {plan.run_dir}")
+    if cfg.ignored_torchrun_options:
+        console.notice("ignored torchrun option(s) " + ", ".join(cfg.ignored_torchrun_options)
+                       + ": every rank's output already goes to the run directory")
+
+
+def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
+    cwd = Path.cwd()
+    check_entrypoint(plan.config, cwd)
+    check_master_port(plan)
+    create_run_dir(plan.run_dir, plan.runs_root)
+    _write_start_files(plan, argv, cwd)
+    events = EventLog(plan.run_dir / "events.jsonl")
+    events.record("run_started", run_id=plan.run_id, argv=argv)
+
+    from safelaunch.supervisor import engine  # torch is imported only for a real run
+
+    engine.capture_engine_logs(plan.run_dir / "launcher.log")
+    _announce(plan, console)
+    fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
+    collector = LogCollector(plan.run_dir, fifo_dir, console.rank_output,
+                             plan.config.console_ranks)
+    reaper = ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
+    watcher = ExitWatcher(on_exit=lambda record: sup.on_exit(record))
+    sup = Supervisor(plan, console, collector, watcher, reaper, events)
+    collector.start()
+    watcher.start()
+    started, t0 = time.time(), time.monotonic()
+    result = engine.EngineResult(succeeded=False)
+    error: SafelaunchError | None = None
+    try:
+        try:
+            with engine.signals_raise():
+                launch_config, cmd, cmd_args = engine.resolve_launch_config(plan.torchrun_argv)
+                result = engine.run_engine(launch_config, cmd, cmd_args, sup, plan.run_dir)
+        except engine.SignalException as exc:
+            result = engine.EngineResult(succeeded=False, signal=int(exc.sigval))
+        except SafelaunchError as exc:
+            error = exc
+    finally:
+        with sup.signals_deferred():
+            sup.stop_job(signal.SIGTERM)  # nothing of the job may outlive the run
+            collector.stop()
+            watcher.stop()
+            reaper.done()
+            shutil.rmtree(fifo_dir, ignore_errors=True)
+    with sup.signals_deferred():
+        outcome = _outcome(plan, sup, result, error, argv, started, time.monotonic() - t0)
+        events.record("run_finished", status=outcome.status.value, exit_code=outcome.exit_code,
+                      reason=outcome.reason)
+        events.close()
+        write_json(plan.run_dir / "summary.json", outcome.to_json())
+    return outcome
+
+
+def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: SafelaunchError | None,
+             argv: list[str], started: float, duration: float) -> RunOutcome:
+    ranks = sup.rank_outcomes()
+    signal_received = getattr(result, "signal", None) or sup.deferred_signal
+    if error is not None and not ranks:
+        status, code, reason, root = RunStatus.FAILED, error.exit_code, error.message, None
+    else:
+        decision = decide(ranks, interrupted_by=signal_received,
+                          engine_failed=not getattr(result, "succeeded", False))
+        status, code, reason = decision.status, decision.exit_code, decision.reason
+        root = decision.root_cause
+        if error is not None and decision.root_cause is None:
+            code, reason = error.exit_code, error.message
+    return RunOutcome(
+        status=status, exit_code=code, reason=reason, run_id=plan.run_id,
+        run_dir=str(plan.run_dir), ranks=ranks,
+        root_cause_rank=root.global_rank if root is not None else None,
+        attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
+    )

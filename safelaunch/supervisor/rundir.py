@@ -1,0 +1,76 @@
+"""The run directory: created before anything starts, never overwriting what a user had.
+
+Layout::
+
+    command.json      how safelaunch was called and the command each rank runs
+    config.json       the resolved options
+    env.json          the launcher's environment, secrets redacted
+    rank<N>.log       one per global rank: "<UTC time> out|err <line>"
+    events.jsonl      what the launcher did, as it happened
+    launcher.log      torch's elastic engine's own log
+    errors/           exception reports written by ranks that use torch's @record
+    summary.json      the end-of-run summary (written last)
+
+Default runs go to ``./safelaunch_runs/<UTC time>-<id>/`` with a ``latest`` link beside them.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from safelaunch.errors import RunDirError, StartError
+
+LATEST_LINK = "latest"
+
+
+def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
+    try:
+        if run_dir.exists():
+            if not run_dir.is_dir():
+                raise RunDirError(f"run directory {run_dir} exists and is not a directory")
+            if any(run_dir.iterdir()):
+                raise RunDirError(
+                    f"run directory {run_dir} is not empty; choose a new --run-dir so no "
+                    f"earlier logs are overwritten"
+                )
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "errors").mkdir(exist_ok=True)
+        probe = run_dir / ".write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise StartError(f"no space left for run directory {run_dir}: {reason}") from exc
+        raise RunDirError(
+            f"cannot write run directory {run_dir}: {reason}; choose another with --run-dir"
+        ) from exc
+    if runs_root is not None:
+        _point_latest(runs_root, run_dir)
+
+
+def _point_latest(runs_root: Path, run_dir: Path) -> None:
+    """Atomically repoint ``latest``; a user's own file of that name is left alone."""
+    link = runs_root / LATEST_LINK
+    if link.exists() and not link.is_symlink():
+        return
+    tmp = runs_root / f".{LATEST_LINK}.{os.getpid()}"
+    try:
+        os.symlink(run_dir.name, tmp)
+        os.replace(tmp, link)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write atomically, so a reader never sees half a file."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
