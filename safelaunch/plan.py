@@ -110,7 +110,9 @@ def build_plan(
         argv.append("--module")
     if config.no_python:
         argv.append("--no-python")
-    argv += [config.script, *config.script_args]
+    # The script's own arguments never pass through torchrun's parser (which would take a
+    # script's --nproc for its own); the engine appends them to the rank command untouched.
+    argv.append(config.script)
 
     return LaunchPlan(
         config=config,

@@ -8,8 +8,8 @@ specs send each rank's stdout and stderr into safelaunch's collector instead of 
 
 - after workers start, their pids go to the supervisor (exit watcher, reaper);
 - a stop requested by the supervisor (a hang) fails the worker group with no restart;
-- shutdown stops every rank's whole process tree with safelaunch's grace period, not torch's
-  30 s ``killpg`` of the rank alone.
+- every stop (torch's own on a failed rank, a restart, a signal) first stops every rank's
+  whole process tree with safelaunch's grace period, not torch's 30 s ``killpg`` of the rank.
 """
 
 from __future__ import annotations
@@ -112,7 +112,22 @@ class SupervisedAgent(LocalElasticAgent):  # type: ignore[misc]
         workers = [(w.global_rank, w.local_rank, int(pids[w.local_rank]))
                    for w in worker_group.workers]
         self._supervision.workers_started(attempt, workers)
+        self._route_close_through_supervisor()
         return pids
+
+    def _route_close_through_supervisor(self) -> None:
+        # torch's process context stops the surviving ranks by itself as soon as one fails
+        # (``_poll`` calls ``close``: killpg of each rank, 30 s wait).  Every close goes through
+        # the supervisor first, which stops the whole tree of every rank with its grace period.
+        pcontext = self._pcontext
+        torch_close = pcontext.close
+        supervision = self._supervision
+
+        def close(death_sig: signal.Signals | None = None, *args: Any, **kwargs: Any) -> None:
+            supervision.stop_job(death_sig or signal.SIGTERM)
+            torch_close(death_sig, *args, **kwargs)
+
+        pcontext.close = close
 
     def _monitor_workers(self, worker_group: Any) -> RunResult:
         if self._supervision.stop_requested():
@@ -158,20 +173,23 @@ def capture_engine_logs(path: Path) -> None:
     logger.propagate = False
 
 
-def resolve_launch_config(torchrun_argv: list[str]) -> tuple[LaunchConfig, str, list[str]]:
-    """torchrun's own parsing of torchrun's own arguments."""
+def resolve_launch_config(
+    torchrun_argv: list[str], script_args: tuple[str, ...] = ()
+) -> tuple[LaunchConfig, str, list[str]]:
+    """torchrun's own parsing of torchrun's own arguments; the script's come after, as is."""
     parser = get_args_parser()
     try:
         with contextlib.redirect_stderr(io.StringIO()) as err:
             args = parser.parse_args(torchrun_argv)
     except SystemExit as exc:
         lines = err.getvalue().strip().splitlines()
-        raise UsageError(lines[-1] if lines else "invalid torchrun arguments") from exc
+        message = lines[-1].split("error: ", 1)[-1] if lines else "invalid torchrun arguments"
+        raise UsageError(message) from exc
     try:
         config, cmd, cmd_args = config_from_args(args)
     except (ValueError, AssertionError, RuntimeError) as exc:
         raise UsageError(str(exc) or type(exc).__name__) from exc
-    return config, cmd, list(cmd_args)
+    return config, cmd, [*cmd_args, *script_args]
 
 
 def _accepted(kwargs: dict[str, Any], target: Any) -> dict[str, Any]:

@@ -119,8 +119,8 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
     if interrupted_by is not None:
         return Decision(
             RunStatus.INTERRUPTED, exit_codes.for_signal(interrupted_by),
-            f"safelaunch received {signal_name(interrupted_by)} and stopped the job"
-            f"{stopped_note}", None)
+            f"safelaunch received {signal_name(interrupted_by)} and stopped "
+            f"{len(stopped)} running rank(s)", None)
     if engine_failed or any(r.state is not RankState.SUCCEEDED for r in ranks) or not ranks:
         return Decision(RunStatus.FAILED, 1,
                         "the worker group failed without a rank to blame" + stopped_note, None)

@@ -258,16 +258,17 @@ def _announce(plan: LaunchPlan, console: Console) -> None:
 
 
 def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
+    from safelaunch.supervisor import engine  # torch is imported only for a real run
+
     cwd = Path.cwd()
     check_entrypoint(plan.config, cwd)
     check_master_port(plan)
+    launch_config, cmd, cmd_args = engine.resolve_launch_config(
+        plan.torchrun_argv, plan.config.script_args)
     create_run_dir(plan.run_dir, plan.runs_root)
     _write_start_files(plan, argv, cwd)
     events = EventLog(plan.run_dir / "events.jsonl")
-    events.record("run_started", run_id=plan.run_id, argv=argv)
-
-    from safelaunch.supervisor import engine  # torch is imported only for a real run
-
+    events.record("run_started", run_id=plan.run_id, argv=argv, rank_command=[cmd, *cmd_args])
     engine.capture_engine_logs(plan.run_dir / "launcher.log")
     _announce(plan, console)
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
@@ -284,7 +285,6 @@ def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     try:
         try:
             with engine.signals_raise():
-                launch_config, cmd, cmd_args = engine.resolve_launch_config(plan.torchrun_argv)
                 result = engine.run_engine(launch_config, cmd, cmd_args, sup, plan.run_dir)
         except engine.SignalException as exc:
             result = engine.EngineResult(succeeded=False, signal=int(exc.sigval))

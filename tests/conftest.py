@@ -1,0 +1,108 @@
+"""Shared fixtures: a clean environment, and running the real ``safelaunch`` binary."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FAULT = str(FIXTURES / "fault.py")
+CLEARED_PREFIXES = ("SAFELAUNCH_", "PET_", "TORCHELASTIC_", "NCCL_", "MASTER_", "TORCH_NCCL_")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(CLEARED_PREFIXES) or name in ("RANK", "WORLD_SIZE", "LOCAL_RANK"):
+            monkeypatch.delenv(name, raising=False)
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    cwd: Path
+    seconds: float
+
+    @property
+    def run_dir(self) -> Path:
+        for line in self.stderr.splitlines():
+            if line.startswith("[safelaunch] logs: "):
+                return Path(line.split(": ", 1)[1])
+        raise AssertionError(f"no run directory announced:\n{self.stderr}")
+
+    def summary(self) -> dict[str, Any]:
+        return dict(json.loads((self.run_dir / "summary.json").read_text()))
+
+    def rank_log(self, rank: int) -> str:
+        return (self.run_dir / f"rank{rank}.log").read_text(errors="replace")
+
+
+def safelaunch_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "safelaunch", *args]
+
+
+@pytest.fixture
+def run_safelaunch(tmp_path: Path) -> Iterator[Any]:
+    started: list[subprocess.Popen[bytes]] = []
+
+    def run(*args: str, cwd: Path | None = None, timeout: float = 90,
+            env: dict[str, str] | None = None) -> Run:
+        where = cwd or tmp_path
+        t0 = time.monotonic()
+        proc = subprocess.Popen(safelaunch_cmd(*args), cwd=where, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env)
+        started.append(proc)
+        out, err = proc.communicate(timeout=timeout)
+        return Run(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
+                   where, time.monotonic() - t0)
+
+    yield run
+    for proc in started:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def pids_in(pid_dir: Path) -> set[int]:
+    return {int(p.read_text()) for p in pid_dir.iterdir() if p.read_text().strip()}
+
+
+def alive(pids: set[int]) -> set[int]:
+    out = set()
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                out.add(pid)
+        except psutil.Error:
+            pass
+    return out
+
+
+def wait_gone(pids: set[int], timeout: float) -> set[int]:
+    """The pids still alive after ``timeout`` seconds (empty when all are gone)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = alive(pids)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
+
+
+def kill_all(pids: set[int]) -> None:
+    for pid in alive(pids):
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
