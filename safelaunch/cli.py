@@ -54,7 +54,7 @@ def cli() -> None:
 @click.argument("script")
 @click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def run_command(ctx: click.Context, script: str, script_args: tuple[str, ...],
+def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...],
                 config: str | None, **opts: Any) -> None:
     """Run SCRIPT on every rank, like torchrun, supervised.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ DEFAULT_CONFIG_FILE = "safelaunch.yaml"
 NPROC_WORDS = ("auto", "gpu", "cpu")
 
 
-class NprocType(click.ParamType):
+class NprocType(click.ParamType):  # type: ignore[type-arg]
     """A positive process count, or torchrun's ``auto``/``gpu``/``cpu``."""
 
     name = "N|auto|gpu|cpu"
@@ -38,7 +39,7 @@ class NprocType(click.ParamType):
         return str(int(text))
 
 
-class NnodesType(click.ParamType):
+class NnodesType(click.ParamType):  # type: ignore[type-arg]
     """``N`` or ``MIN:MAX`` nodes, as torchrun takes them."""
 
     name = "N|MIN:MAX"
@@ -53,7 +54,7 @@ class NnodesType(click.ParamType):
         return text
 
 
-class RankSetType(click.ParamType):
+class RankSetType(click.ParamType):  # type: ignore[type-arg]
     """``all`` or a list of global ranks such as ``0,3`` or ``0-3,8``; ``None`` means all."""
 
     name = "all|RANKS"
@@ -171,7 +172,7 @@ def find_config_file(explicit: str | None) -> Path | None:
 
 
 def load_config_file(
-    path: Path, params: dict[str, click.Parameter], ctx: click.Context
+    path: Path, params: Mapping[str, click.Parameter], ctx: click.Context
 ) -> dict[str, Any]:
     """Read a YAML mapping and convert each value with the type of the option it mirrors.
 

@@ -30,7 +30,7 @@ def _spellings(names: tuple[str, ...]) -> list[str]:
 class Option(click.Option):
     """Errors and help name an option once, by its first dash spelling."""
 
-    def get_error_hint(self, ctx: click.Context) -> str:
+    def get_error_hint(self, ctx: click.Context | None) -> str:
         return f"'{self.opts[0]}'"
 
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -102,7 +103,5 @@ def wait_gone(pids: set[int], timeout: float) -> set[int]:
 
 def kill_all(pids: set[int]) -> None:
     for pid in alive(pids):
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, 9)
-        except OSError:
-            pass

@@ -78,7 +78,7 @@ def test_two_jobs_at_once_do_not_collide(run_safelaunch, tmp_path):
                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
     for proc in procs:
-        out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err.decode()
 
 

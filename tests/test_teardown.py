@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import FAULT, kill_all, pids_in, safelaunch_cmd, wait_gone
 
 
@@ -44,7 +43,7 @@ def test_failed_rank_takes_whole_tree_down(tmp_path):
         rank2 = next(int(p.read_text()) for p in pid_dir.iterdir() if p.name.startswith("rank2"))
         import os
         os.kill(rank2, signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
         assert proc.returncode == 137, err.decode()
         assert wait_gone(pids, 1) == set()
     finally:
@@ -59,7 +58,7 @@ def test_signal_to_safelaunch_stops_everything(tmp_path, sig, code):
     try:
         pids = _wait_for_pids(pid_dir, WORKER_TREE)
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
         assert proc.returncode == code, err.decode()
         assert wait_gone(pids, 0.5) == set()
         assert "INTERRUPTED" in err.decode()
@@ -76,7 +75,7 @@ def test_rank_ignoring_sigterm_is_killed_after_grace(tmp_path):
         time.sleep(0.5)  # let rank 0 install its SIG_IGN
         t0 = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        _out, err = proc.communicate(timeout=30)
         took = time.monotonic() - t0
         assert proc.returncode == 143
         assert 1.4 < took < 8, took

@@ -12,6 +12,7 @@ ever inspected with ``waitid(WNOWAIT)``, never reaped, or the engine would read 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -56,10 +57,8 @@ def job_processes(job_id: str, roots: Iterable[int], exclude: Iterable[int] = ()
         if pid in roots or sid in roots or _environ_has(pid, marker):
             found.add(pid)
     for root in roots:
-        try:
+        with contextlib.suppress(psutil.Error):
             found.update(child.pid for child in psutil.Process(root).children(recursive=True))
-        except psutil.Error:
-            pass
     return found - skip
 
 
@@ -78,10 +77,8 @@ def is_alive(pid: int) -> bool:
 
 
 def _signal(pid: int, sig: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 @dataclass

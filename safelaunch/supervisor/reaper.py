@@ -11,6 +11,7 @@ Run as ``python -m safelaunch.supervisor.reaper JOB_ID RUN_DIR GRACE``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -54,10 +55,8 @@ class ReaperHandle:
         """The launcher cleaned up by itself: the reaper exits without touching anything."""
         self._send("done\n")
         if self._stdin is not None:
-            try:
+            with contextlib.suppress(OSError):
                 self._stdin.close()
-            except OSError:
-                pass
             self._stdin = None
         try:
             self._proc.wait(timeout=5)

@@ -61,7 +61,8 @@ class RankOutcome:
         data.pop("exited_at")
         data["state"] = self.state.value
         data["exit"] = self.exit_label
-        data["signal"] = signal_name(-self.returncode) if (self.returncode or 0) < 0 else None
+        rc = self.returncode
+        data["signal"] = signal_name(-rc) if rc is not None and rc < 0 else None
         return data
 
 

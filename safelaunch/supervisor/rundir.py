@@ -16,6 +16,7 @@ Default runs go to ``./safelaunch_runs/<UTC time>-<id>/`` with a ``latest`` link
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -63,10 +64,8 @@ def _point_latest(runs_root: Path, run_dir: Path) -> None:
         os.symlink(run_dir.name, tmp)
         os.replace(tmp, link)
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             tmp.unlink()
-        except OSError:
-            pass
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -1,0 +1,86 @@
+"""Bad input: one line, the documented exit code, never a traceback, nothing overwritten."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+from conftest import FAULT
+
+
+def _one_line_error(run, code: int, *needles: str) -> None:
+    assert run.returncode == code, (run.returncode, run.stderr)
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("safelaunch: error: ")
+    for needle in needles:
+        assert needle in lines[0]
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "1.5"])
+def test_bad_nproc(run_safelaunch, value):
+    _one_line_error(run_safelaunch("run", "--nproc", value, FAULT), 2, "--nproc", value)
+
+
+def test_bad_values_name_the_option(run_safelaunch):
+    _one_line_error(run_safelaunch("run", "--master-port", "99999", FAULT), 2, "--master-port")
+    _one_line_error(run_safelaunch("run", "--nnodes", "3:1", FAULT), 2, "--nnodes")
+    _one_line_error(run_safelaunch("run", "--console-ranks", "x", FAULT), 2, "--console-ranks")
+    _one_line_error(run_safelaunch("run", "--no-such-flag", FAULT), 2, "--no-such-flag")
+    _one_line_error(run_safelaunch("run"), 2, "SCRIPT")
+    _one_line_error(run_safelaunch("run", "--nnodes", "2", FAULT), 2, "--master-addr")
+
+
+def test_missing_script_is_127(run_safelaunch, tmp_path):
+    _one_line_error(run_safelaunch("run", "nope.py"), 127, "nope.py")
+    _one_line_error(run_safelaunch("run", "-m", "no_such_module_xyz"), 127, "no_such_module_xyz")
+    _one_line_error(run_safelaunch("run", "--no-python", "no-such-program"), 127)
+    assert not (tmp_path / "safelaunch_runs").exists()
+
+
+def test_not_executable_is_126(run_safelaunch, tmp_path):
+    prog = tmp_path / "prog.sh"
+    prog.write_text("#!/bin/sh\necho hi\n")
+    prog.chmod(0o644)
+    _one_line_error(run_safelaunch("run", "--no-python", "./prog.sh"), 126, "chmod +x")
+
+
+def test_port_in_use_is_125(run_safelaunch):
+    with socket.socket() as sock:
+        sock.bind(("", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        run = run_safelaunch("run", "--nproc", "2", "--master-port", str(port), FAULT)
+    _one_line_error(run, 125, f"master port {port} is already in use", "--master-port")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_run_dir_as_user(run_safelaunch, tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    _one_line_error(run_safelaunch("run", "--run-dir", str(locked / "x"), FAULT), 2)
+
+
+def test_run_dir_on_read_only_filesystem(run_safelaunch):
+    _one_line_error(run_safelaunch("run", "--run-dir", "/proc/1/safelaunch-run", FAULT), 2,
+                    "cannot write run directory", "--run-dir")
+
+
+def test_run_dir_that_is_a_file(run_safelaunch, tmp_path):
+    (tmp_path / "afile").write_text("mine")
+    _one_line_error(run_safelaunch("run", "--run-dir", "afile/run", FAULT), 2,
+                    "cannot write run directory")
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
+def test_config_file_errors(run_safelaunch, tmp_path):
+    cfg = tmp_path / "safelaunch.yaml"
+    cfg.write_text("nproc: 2\nnprocs: 3\n")
+    _one_line_error(run_safelaunch("run", FAULT), 2, "line 2", "'nprocs'", "did you mean 'nproc'")
+    cfg.write_text("nproc: 2\ngrace-period: soon\n")
+    _one_line_error(run_safelaunch("run", FAULT), 2, "line 2", "grace-period")
+    cfg.write_text("nproc: [1\n")
+    _one_line_error(run_safelaunch("run", FAULT), 2, "invalid YAML", "line")
+    _one_line_error(run_safelaunch("run", "--config", "missing.yaml", FAULT), 2, "missing.yaml")

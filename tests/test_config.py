@@ -1,0 +1,89 @@
+"""Option types, config file loading and the precedence CLI > env > file > defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from safelaunch.cli import run_command
+from safelaunch.config import NnodesType, NprocType, RankSetType, RunConfig
+from safelaunch.errors import ConfigError, UsageError
+
+
+def _params(args: list[str]) -> dict[str, object]:
+    ctx = run_command.make_context("run", [*args, "train.py"])
+    return dict(ctx.params)
+
+
+def test_nproc_type():
+    conv = NprocType().convert
+    assert conv("4", None, None) == "4" and conv("AUTO", None, None) == "auto"
+    for bad in ("0", "-2", "x", "2.5", True):
+        with pytest.raises(click.BadParameter):
+            conv(bad, None, None)
+
+
+def test_nnodes_and_rank_set_types():
+    assert NnodesType().convert("1:4", None, None) == "1:4"
+    with pytest.raises(click.BadParameter):
+        NnodesType().convert("0", None, None)
+    ranks = RankSetType().convert
+    assert ranks("all", None, None) is None
+    assert ranks("0,3-5", None, None) == frozenset({0, 3, 4, 5})
+    assert ranks([1, 2], None, None) == frozenset({1, 2})
+    with pytest.raises(click.BadParameter):
+        ranks("1,a", None, None)
+
+
+def test_both_spellings_and_torchrun_env(monkeypatch):
+    assert _params(["--nproc_per_node", "3"])["nproc"] == "3"
+    assert _params(["--nproc-per-node=2"])["nproc"] == "2"
+    assert _params(["--master_port", "1234"])["master_port"] == 1234
+    monkeypatch.setenv("PET_NNODES", "1:2")
+    assert _params([])["nnodes"] == "1:2"
+
+
+def test_precedence_cli_env_file_default(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert _params([])["grace_period"] == 10.0
+    (tmp_path / "safelaunch.yaml").write_text("grace-period: 3\nnproc: 2\nconsole_ranks: [0]\n")
+    params = _params([])
+    assert params["grace_period"] == 3.0 and params["nproc"] == "2"
+    assert params["console_ranks"] == frozenset({0})
+    monkeypatch.setenv("SAFELAUNCH_GRACE_PERIOD", "4")
+    assert _params([])["grace_period"] == 4.0
+    assert _params(["--grace-period", "5"])["grace_period"] == 5.0
+    assert _params(["--grace-period", "5"])["nproc"] == "2"
+
+
+def test_explicit_config_file(tmp_path: Path):
+    cfg = tmp_path / "other.yaml"
+    cfg.write_text("max_restarts: 2\n")
+    assert _params(["--config", str(cfg)])["max_restarts"] == 2
+
+
+def test_config_errors_name_key_and_line(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "safelaunch.yaml"
+    cfg.write_text("# comment\nnproc: 2\nmaster-port: 0\n")
+    with pytest.raises(ConfigError, match=r"line 3: key 'master-port'"):
+        _params([])
+    cfg.write_text("- a\n- b\n")
+    with pytest.raises(ConfigError, match="mapping"):
+        _params([])
+    cfg.write_text("")
+    assert _params([])["nproc"] == "1"
+
+
+def test_run_config_validation():
+    with pytest.raises(UsageError, match="--module and --no-python"):
+        RunConfig(script="x", module=True, no_python=True)
+    with pytest.raises(UsageError, match="--standalone"):
+        RunConfig(script="x", standalone=True, nnodes="2", master_addr="h")
+    with pytest.raises(UsageError, match="--node-rank 2"):
+        RunConfig(script="x", nnodes="2", node_rank=2, master_addr="h")
+    with pytest.raises(UsageError, match="c10d"):
+        RunConfig(script="x", nnodes="1:2", master_addr="h")
+    assert RunConfig(script="x", nnodes="2", master_addr="h").max_nodes == 2

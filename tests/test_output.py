@@ -1,0 +1,71 @@
+"""Rank output: every line kept whole in the rank file and on the console."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import FAULT
+
+STAMP = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (out|err) ")
+
+
+def _payloads(raw: bytes) -> list[bytes]:
+    lines = raw.split(b"\n")
+    assert lines[-1] == b""
+    out = []
+    for line in lines[:-1]:
+        match = STAMP.match(line)
+        assert match, line[:80]
+        out.append(line[match.end():])
+    return out
+
+
+def test_flood_keeps_every_line_in_order(run_safelaunch):
+    n = 50_000
+    run = run_safelaunch("run", "--nproc", "2", FAULT, "--mode", "flood", "--rank", "-1",
+                         "--lines", str(n))
+    assert run.returncode == 0, run.stderr[-2000:]
+    for rank in (0, 1):
+        expected = [f"rank {rank} line {i} " + "x" * 40 for i in range(n)]
+        console = [line[len(f"[rank{rank}] "):] for line in run.stdout.splitlines()
+                   if line.startswith(f"[rank{rank}] ")]
+        assert console == expected
+        file_lines = [p.decode() for p in _payloads((run.run_dir / f"rank{rank}.log")
+                                                     .read_bytes())]
+        assert file_lines == expected
+
+
+def test_progress_bars_become_lines(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "1", FAULT, "--mode", "progress", "--rank", "0")
+    assert run.returncode == 0
+    err_lines = [line for line in run.stderr.splitlines() if line.startswith("[rank0]")]
+    assert err_lines == [f"[rank0] progress {p}%" for p in range(0, 101, 10)]
+    assert "[rank0] after progress" in run.stdout
+
+
+def test_megabyte_line_stays_whole(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "1", FAULT, "--mode", "bigline", "--rank", "0",
+                         "--lines", "3000000")
+    assert run.returncode == 0
+    assert run.stdout == "[rank0] " + "B" * 3_000_000 + "\n"
+    assert _payloads((run.run_dir / "rank0.log").read_bytes()) == [b"B" * 3_000_000]
+
+
+def test_bytes_that_are_not_utf8_pass_through(run_safelaunch, tmp_path):
+    import subprocess
+
+    from conftest import safelaunch_cmd
+
+    proc = subprocess.run(safelaunch_cmd("run", FAULT, "--mode", "binary", "--rank", "0"),
+                          cwd=tmp_path, capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout == b"[rank0] bytes \xff\xfe not utf-8 \x80\n"
+    run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
+    assert _payloads((run_dir / "rank0.log").read_bytes()) == [b"bytes \xff\xfe not utf-8 \x80"]
+
+
+def test_last_line_without_newline_is_kept(run_safelaunch):
+    run = run_safelaunch("run", FAULT, "--mode", "partial", "--rank", "0")
+    assert run.returncode == 0
+    assert run.stdout == "[rank0] no newline at the end\n"
+    assert run.summary()["ranks"][0]["last_line"] == "no newline at the end"

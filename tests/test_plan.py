@@ -1,0 +1,71 @@
+"""Planning: ports, run directories and torchrun arguments, without starting anything."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from safelaunch.config import RunConfig
+from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
+from safelaunch.plan import build_plan, check_entrypoint
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+
+
+def _plan(**kw):
+    return build_plan(RunConfig(script="train.py", **kw), now=NOW, short_id="abc123",
+                      cwd=Path("/w"), free_port=lambda: 41234)
+
+
+def test_single_node_picks_a_free_port():
+    plan = _plan(nproc="2")
+    assert plan.master_port == 41234 and plan.port_was_picked
+    assert "--master-port=41234" in plan.torchrun_argv
+    assert plan.run_dir == Path("/w/safelaunch_runs/20260102T030405Z-abc123")
+    assert plan.runs_root == Path("/w/safelaunch_runs")
+    assert plan.torchrun_argv[-1] == "train.py"
+
+
+def test_explicit_port_and_multi_node_default():
+    assert _plan(master_port=29555).master_port == 29555
+    plan = _plan(nnodes="2", master_addr="10.0.0.1", node_rank=1)
+    assert plan.master_port == 29500 and not plan.port_was_picked
+    assert "--master-addr=10.0.0.1" in plan.torchrun_argv and not plan.hosts_store
+
+
+def test_rendezvous_and_standalone_leave_ports_to_torch():
+    plan = _plan(rdzv_backend="c10d", rdzv_endpoint="host:29400", nnodes="1:2")
+    assert plan.master_port is None
+    assert "--rdzv-endpoint=host:29400" in plan.torchrun_argv
+    plan = _plan(standalone=True)
+    assert plan.master_port is None and "--standalone" in plan.torchrun_argv
+
+
+def test_explicit_run_dir():
+    plan = _plan(run_dir="runs/mine")
+    assert plan.run_dir == Path("/w/runs/mine") and plan.runs_root is None
+
+
+def test_script_args_stay_out_of_torchrun_argv():
+    plan = build_plan(RunConfig(script="t.py", script_args=("--nproc", "9")), now=NOW,
+                      short_id="x", cwd=Path("/w"), free_port=lambda: 1)
+    assert "--nproc" not in plan.torchrun_argv
+
+
+def test_check_entrypoint(tmp_path: Path):
+    (tmp_path / "t.py").write_text("")
+    check_entrypoint(RunConfig(script="t.py"), tmp_path)
+    with pytest.raises(ScriptNotFound):
+        check_entrypoint(RunConfig(script="missing.py"), tmp_path)
+    prog = tmp_path / "prog"
+    prog.write_text("#!/bin/sh\n")
+    with pytest.raises(ScriptNotExecutable):
+        check_entrypoint(RunConfig(script="./prog", no_python=True), tmp_path)
+    prog.chmod(0o755)
+    check_entrypoint(RunConfig(script="./prog", no_python=True), tmp_path)
+    check_entrypoint(RunConfig(script="true", no_python=True), tmp_path)
+    check_entrypoint(RunConfig(script="json.tool", module=True), tmp_path)
+    with pytest.raises(ScriptNotFound):
+        check_entrypoint(RunConfig(script="zz_no_such_mod", module=True), tmp_path)

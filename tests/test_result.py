@@ -1,0 +1,54 @@
+"""The exit-code rule, replayed on outcomes without processes."""
+
+from __future__ import annotations
+
+from safelaunch.supervisor.result import RankOutcome, RankState, RunStatus, decide, rank_state
+
+
+def _rank(g: int, state: RankState, rc: int | None, at: float | None) -> RankOutcome:
+    return RankOutcome(g, g, 100 + g, state, rc, 1.0, exited_at=at)
+
+
+def test_rank_state_relative_to_teardown():
+    assert rank_state(0, 1.0, None) is RankState.SUCCEEDED
+    assert rank_state(3, 1.0, 2.0) is RankState.FAILED
+    assert rank_state(-15, 2.5, 2.0) is RankState.STOPPED
+    assert rank_state(0, 2.5, 2.0) is RankState.STOPPED
+    assert rank_state(None, None, 2.0) is RankState.RUNNING
+
+
+def test_success():
+    d = decide([_rank(0, RankState.SUCCEEDED, 0, 1), _rank(1, RankState.SUCCEEDED, 0, 1)])
+    assert d.status is RunStatus.SUCCEEDED and d.exit_code == 0
+
+
+def test_earliest_failure_is_root_cause_even_if_not_loudest():
+    ranks = [_rank(0, RankState.FAILED, 1, 5.0), _rank(1, RankState.FAILED, -9, 4.0),
+             _rank(2, RankState.STOPPED, -15, 6.0)]
+    d = decide(ranks)
+    assert d.root_cause is ranks[1] and d.exit_code == 137
+    assert "rank 1 was killed by SIGKILL" in d.reason and "1 more rank(s) failed" in d.reason
+    assert ranks[1].root_cause and not ranks[0].root_cause
+
+
+def test_signal_codes():
+    for sig, code in ((11, 139), (6, 134), (9, 137)):
+        assert decide([_rank(0, RankState.FAILED, -sig, 1)]).exit_code == code
+
+
+def test_interrupted_when_no_rank_failed():
+    d = decide([_rank(0, RankState.STOPPED, -15, 3)], interrupted_by=15)
+    assert d.status is RunStatus.INTERRUPTED and d.exit_code == 143
+    assert decide([_rank(0, RankState.STOPPED, -15, 3)], interrupted_by=2).exit_code == 130
+
+
+def test_failure_beats_later_signal():
+    d = decide([_rank(0, RankState.FAILED, 4, 1), _rank(1, RankState.STOPPED, -15, 2)],
+               interrupted_by=15)
+    assert d.exit_code == 4
+
+
+def test_engine_failure_without_rank_is_never_success():
+    d = decide([_rank(0, RankState.STOPPED, -15, 2)], engine_failed=True)
+    assert d.status is RunStatus.FAILED and d.exit_code == 1
+    assert decide([], engine_failed=False).exit_code == 1
