@@ -19,6 +19,7 @@ import dataclasses
 import inspect
 import io
 import logging
+import logging.handlers
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -162,16 +163,30 @@ def signals_raise() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def capture_engine_logs(path: Path) -> None:
-    """Send torch's elastic logging to a file in the run directory instead of the console."""
-    logger = logging.getLogger(ENGINE_LOGGER)
-    for handler in list(logger.handlers):
-        logger.removeHandler(handler)
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+class EngineLogs:
+    """torch's elastic logging, kept off the console and written to the run directory.
+
+    Records are held in memory until the run directory exists (torch already logs while the
+    arguments are resolved), then go to ``launcher.log``.
+    """
+
+    def __init__(self) -> None:
+        self._logger = logging.getLogger(ENGINE_LOGGER)
+        for handler in list(self._logger.handlers):
+            self._logger.removeHandler(handler)
+        self._memory = logging.handlers.MemoryHandler(
+            capacity=10_000, flushLevel=logging.CRITICAL + 1)
+        self._logger.addHandler(self._memory)
+        self._logger.setLevel(logging.INFO)
+        self._logger.propagate = False
+
+    def to_file(self, path: Path) -> None:
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        self._memory.setTarget(handler)
+        self._memory.flush()
+        self._logger.removeHandler(self._memory)
+        self._logger.addHandler(handler)
 
 
 def resolve_launch_config(

@@ -18,6 +18,7 @@ import socket
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -258,19 +259,26 @@ def _announce(plan: LaunchPlan, console: Console) -> None:
 
 
 def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
-    from safelaunch.supervisor import engine  # torch is imported only for a real run
-
     cwd = Path.cwd()
     check_entrypoint(plan.config, cwd)
     check_master_port(plan)
+    with warnings.catch_warnings():
+        # torch warns at import about optional parts (numpy) that only matter to the ranks
+        warnings.simplefilter("ignore")
+        from safelaunch.supervisor import engine  # torch is imported only for a real run
+    engine_logs = engine.EngineLogs()
+    omp_before = os.environ.get("OMP_NUM_THREADS")
     launch_config, cmd, cmd_args = engine.resolve_launch_config(
         plan.torchrun_argv, plan.config.script_args)
     create_run_dir(plan.run_dir, plan.runs_root)
     _write_start_files(plan, argv, cwd)
     events = EventLog(plan.run_dir / "events.jsonl")
     events.record("run_started", run_id=plan.run_id, argv=argv, rank_command=[cmd, *cmd_args])
-    engine.capture_engine_logs(plan.run_dir / "launcher.log")
+    engine_logs.to_file(plan.run_dir / "launcher.log")
     _announce(plan, console)
+    if omp_before is None and os.environ.get("OMP_NUM_THREADS"):
+        console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
+                       "set it yourself to tune CPU threads")
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
     collector = LogCollector(plan.run_dir, fifo_dir, console.rank_output,
                              plan.config.console_ranks)
