@@ -34,12 +34,13 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 3, 0)] + "..."
 
 
-def _display_path(path: str) -> str:
+def display_path(path: str | os.PathLike[str]) -> str:
+    """Relative to the working directory when below it, else absolute."""
     try:
         rel = os.path.relpath(path)
     except ValueError:
-        return path
-    return rel if not rel.startswith("..") else path
+        return str(path)
+    return rel if not rel.startswith("..") else str(path)
 
 
 def render_summary(outcome: RunOutcome) -> str:
@@ -66,7 +67,7 @@ def render_summary(outcome: RunOutcome) -> str:
         lines.append(f"the worker group ran {outcome.attempts} times (--max-restarts)")
     for note in outcome.notes:
         lines.append(note)
-    lines.append(f"run directory: {_display_path(outcome.run_dir)}")
+    lines.append(f"run directory: {display_path(outcome.run_dir)}")
     return "\n".join(lines) + "\n"
 
 

@@ -40,7 +40,7 @@ class Run:
     def run_dir(self) -> Path:
         for line in self.stderr.splitlines():
             if line.startswith("[safelaunch] logs: "):
-                return Path(line.split(": ", 1)[1])
+                return self.cwd / line.split(": ", 1)[1]
         raise AssertionError(f"no run directory announced:\n{self.stderr}")
 
     def summary(self) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan, check_entrypoint
 from safelaunch.redact import redact_env
+from safelaunch.report import display_path
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.logs import LogCollector
@@ -252,7 +253,7 @@ def _announce(plan: LaunchPlan, console: Console) -> None:
              if plan.master_port else f"rendezvous {cfg.rdzv_backend} {cfg.rdzv_endpoint}".strip())
     console.notice(f"run {plan.run_id}: {cfg.nproc} rank(s) per node x {cfg.nnodes} node(s), "
                    f"{where}")
-    console.notice(f"logs: {plan.run_dir}")
+    console.notice(f"logs: {display_path(plan.run_dir)}")
     if cfg.ignored_torchrun_options:
         console.notice("ignored torchrun option(s) " + ", ".join(cfg.ignored_torchrun_options)
                        + ": every rank's output already goes to the run directory")
