@@ -7,8 +7,12 @@ files in the run directory keep everything.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 NOTICE_PREFIX = "[safelaunch] "
 
@@ -18,6 +22,25 @@ class Console:
         self._fds = {"out": out_fd, "err": err_fd}
         self._lock = threading.Lock()
         self._broken: set[int] = set()
+
+    @contextlib.contextmanager
+    def stderr_diverted(self, path: Path) -> Iterator[None]:
+        """Send whatever else writes to file descriptor 2 (torch's C++ logging, warnings) to
+        ``path``, while the console keeps a private copy of the real stderr."""
+        sys.stderr.flush()
+        real = os.dup(self._fds["err"])
+        log = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        previous = self._fds["err"]
+        os.dup2(log, previous)
+        os.close(log)
+        self._fds["err"] = real
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(real, previous)
+            self._fds["err"] = previous
+            os.close(real)
 
     def rank_output(self, stream: str, data: bytes) -> None:
         self._write(self._fds[stream], data)

@@ -226,7 +226,9 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
             "--master-port (or leave it out on a single node and safelaunch picks one)"
         )
     return StartError(f"rendezvous failed ({config.rdzv_backend} at "
-                      f"{config.rdzv_endpoint or 'default endpoint'}): {text}")
+                      f"{config.rdzv_endpoint or 'default endpoint'}): {text}; check that "
+                      "every node was started with the same rendezvous settings and can reach "
+                      "that address (firewall, --master-addr)")
 
 
 def run_engine(

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from safelaunch.config import RunConfig
 from safelaunch.console import Console
@@ -276,6 +277,14 @@ def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     events = EventLog(plan.run_dir / "events.jsonl")
     events.record("run_started", run_id=plan.run_id, argv=argv, rank_command=[cmd, *cmd_args])
     engine_logs.to_file(plan.run_dir / "launcher.log")
+    with console.stderr_diverted(plan.run_dir / "launcher.log"):
+        return _supervise(plan, console, argv, engine, launch_config, cmd, cmd_args, events,
+                          omp_before)
+
+
+def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
+               launch_config: Any, cmd: str, cmd_args: list[str], events: EventLog,
+               omp_before: str | None) -> RunOutcome:
     _announce(plan, console)
     if omp_before is None and os.environ.get("OMP_NUM_THREADS"):
         console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
