@@ -1,9 +1,18 @@
 """safelaunch: a supervised, torchrun-compatible launcher for PyTorch distributed training.
 
-Importing this package is cheap (no torch): it is imported by the reaper process and, later,
-inside every rank.
+Inside a script started by ``safelaunch run``:
+
+    import safelaunch
+    safelaunch.heartbeat(step=i, loss=loss.item())   # progress for loops without an optimizer
+    with safelaunch.phase("checkpoint", timeout=900):  # a long, known pause with its own limit
+        save()
+
+Both are no-ops when the script runs without safelaunch.  Importing this package is cheap
+(no torch): the reaper process and every rank import it.
 """
+
+from safelaunch.runtime.rank import heartbeat, phase
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "heartbeat", "phase"]

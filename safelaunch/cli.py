@@ -6,8 +6,11 @@ its kind (see ``errors`` and ``exit_codes``); never a traceback.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
+import tempfile
+import traceback
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -94,6 +97,11 @@ def main(argv: list[str] | None = None) -> None:
         code = exc.exit_code
     except KeyboardInterrupt:
         code = 130
+    except Exception as exc:  # a bug of ours: one line here, the traceback in a file
+        report = Path(tempfile.gettempdir()) / f"safelaunch-crash-{os.getpid()}.txt"
+        report.write_text(traceback.format_exc())
+        _error(f"internal error {exc!r}; details in {report}, please report it")
+        code = 1
     sys.exit(code if isinstance(code, int) else 0)
 
 

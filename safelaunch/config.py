@@ -83,6 +83,25 @@ class RankSetType(click.ParamType):  # type: ignore[type-arg]
         return frozenset(ranks)
 
 
+class HangTimeoutType(click.ParamType):  # type: ignore[type-arg]
+    """Seconds, ``auto`` (learned from the step interval) or ``off``."""
+
+    name = "SECONDS|auto|off"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float | str:
+        text = str(value).strip().lower()
+        if text in ("auto", "off"):
+            return text
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = -1.0
+        if isinstance(value, bool) or not seconds > 0:
+            self.fail(f"must be a number of seconds > 0, auto or off, got {value!r}", param, ctx)
+        return seconds
+
+
 @dataclass
 class RunConfig:
     """Every option of ``safelaunch run``, resolved and validated."""
@@ -108,6 +127,11 @@ class RunConfig:
     run_dir: str | None = None
     console_ranks: frozenset[int] | None = None
     grace_period: float = 10.0
+    hang_timeout: float | str = "auto"
+    startup_timeout: float = 900.0
+    collective_timeout: float | None = None
+    status_interval: float = 30.0
+    stack_dump: str = "auto"
     config_file: str | None = None
     ignored_torchrun_options: list[str] = field(default_factory=list)
 

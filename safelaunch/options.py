@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from safelaunch.config import NnodesType, NprocType, RankSetType
+from safelaunch.config import HangTimeoutType, NnodesType, NprocType, RankSetType
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,6 +104,24 @@ run_options: list[Callable[[F], F]] = [
            show_default=True, help="Ranks shown on the console, e.g. 0,3 (files keep all)."),
     option("--grace-period", dest="grace_period", type=click.FloatRange(min=0), default=10.0,
            show_default=True, help="Seconds between SIGTERM and SIGKILL when stopping ranks."),
+    option("--hang-timeout", dest="hang_timeout", type=HangTimeoutType(), default="auto",
+           show_default=True,
+           help="Seconds without progress that make a hang; auto learns it from the step "
+                "interval; off disables hang detection."),
+    option("--startup-timeout", dest="startup_timeout", type=click.FloatRange(min=1),
+           default=900.0, show_default=True,
+           help="Seconds a rank may take to its first step (imports, rendezvous, data)."),
+    option("--collective-timeout", dest="collective_timeout", type=click.FloatRange(min=1),
+           default=None,
+           help="Default timeout of process groups the script creates without its own.  "
+                "[default: torch's, 30 min gloo / 10 min NCCL]"),
+    option("--status-interval", dest="status_interval", type=click.FloatRange(min=0),
+           default=30.0, show_default=True,
+           help="Seconds between status lines; 0 turns them off."),
+    option("--stack-dump", dest="stack_dump", type=click.Choice(["auto", "py-spy", "signal"]),
+           default="auto", show_default=True,
+           help="How stacks are captured on a hang: py-spy, the in-rank signal handler, or "
+                "py-spy with the signal as fallback."),
 ]
 
 ignored_options: list[Callable[[F], F]] = [

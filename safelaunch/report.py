@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from typing import Any
 
 from safelaunch.supervisor.result import RankOutcome, RankState, RunOutcome, RunStatus
 
@@ -49,7 +50,9 @@ def render_summary(outcome: RunOutcome) -> str:
     pad = max(RULE_WIDTH - len(title), 4)
     lines = ["", "=" * (pad // 2) + title + "=" * (pad - pad // 2)]
     if outcome.ranks:
-        results = [_result_cell(r) for r in outcome.ranks]
+        culprits = set((outcome.hang or {}).get("culprits", []))
+        results = [_result_cell(r) + (" <- hang culprit" if r.global_rank in culprits else "")
+                   for r in outcome.ranks]
         col = max(len("result"), *(len(c) for c in results))
         lines.append(f"{'rank':>4}  {'result':<{col}}  {'runtime':>7}  last line")
         for rank, cell in zip(outcome.ranks, results, strict=True):
@@ -58,8 +61,9 @@ def render_summary(outcome: RunOutcome) -> str:
         root = next((r for r in outcome.ranks if r.root_cause), None)
         if root is not None and root.error:
             lines.append(f"rank {root.global_rank} error: {_shorten(root.error, width - 20)}")
-    word = {RunStatus.SUCCEEDED: "SUCCEEDED", RunStatus.FAILED: "FAILED",
-            RunStatus.INTERRUPTED: "INTERRUPTED"}[outcome.status]
+    if outcome.hang:
+        lines += _render_hang(outcome.hang, width)
+    word = outcome.status.value.upper()
     lines.append(f"{word} (exit code {outcome.exit_code}): {outcome.reason}"
                  + (f" in {outcome.duration_s:.1f}s" if outcome.status is RunStatus.SUCCEEDED
                     else ""))
@@ -69,6 +73,23 @@ def render_summary(outcome: RunOutcome) -> str:
         lines.append(note)
     lines.append(f"run directory: {display_path(outcome.run_dir)}")
     return "\n".join(lines) + "\n"
+
+
+def _render_hang(hang: dict[str, Any], width: int) -> list[str]:
+    lines = ["hang analysis:"]
+    lines += [f"  {_shorten(text, width - 3)}" for text in hang.get("findings", [])]
+    lines += [f"  {_shorten(text, width - 3)}" for text in hang.get("ranks", [])]
+    if hang.get("hint"):
+        lines.append(f"  fix: {hang['hint']}")
+    stacks = hang.get("stacks") or {}
+    if stacks:
+        lines.append(f"top of each rank's stack ({hang.get('stack_method')}):")
+        for rank, frames in sorted(stacks.items(), key=lambda kv: int(kv[0])):
+            lines.append(f"  rank {rank}: " + _shorten(" <- ".join(frames) or "?", width - 12))
+    elif hang.get("stack_method") == "none":
+        lines.append("no stacks could be captured (py-spy missing or not allowed to attach, "
+                     "and the rank runtime was not loaded)")
+    return lines
 
 
 def render_json(outcome: RunOutcome) -> str:

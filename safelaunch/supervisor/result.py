@@ -30,6 +30,7 @@ class RunStatus(str, Enum):
     SUCCEEDED = "succeeded"
     FAILED = "failed"
     INTERRUPTED = "interrupted"
+    HUNG = "hung"
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _describe_failure(rank: RankOutcome) -> str:
 
 
 def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
-           engine_failed: bool = False) -> Decision:
+           engine_failed: bool = False, hang: str | None = None) -> Decision:
     """The run's status, exit code and reason from its ranks' outcomes."""
     failed = sorted((r for r in ranks if r.state is RankState.FAILED),
                     key=lambda r: (r.exited_at if r.exited_at is not None else float("inf"),
@@ -117,6 +118,8 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
         also = f"; {others} more rank(s) failed after it" if others else ""
         return Decision(RunStatus.FAILED, exit_code_for(root.returncode or 1),
                         f"{_describe_failure(root)} (first failure){also}{stopped_note}", root)
+    if hang is not None:
+        return Decision(RunStatus.HUNG, exit_codes.HANG, hang, None)
     if interrupted_by is not None:
         return Decision(
             RunStatus.INTERRUPTED, exit_codes.for_signal(interrupted_by),
@@ -143,6 +146,7 @@ class RunOutcome:
     started_at: float
     command: list[str]
     notes: list[str] = field(default_factory=list)
+    hang: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -158,4 +162,5 @@ class RunOutcome:
             "command": self.command,
             "ranks": [r.to_json() for r in self.ranks],
             "notes": self.notes,
+            "hang": self.hang,
         }

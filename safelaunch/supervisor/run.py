@@ -31,9 +31,14 @@ from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan, check_entrypoint
 from safelaunch.redact import redact_env
 from safelaunch.report import display_path
+from safelaunch.runtime import beatfile
+from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, STACK_FILE_ENV
+from safelaunch.supervisor import stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
+from safelaunch.supervisor.hangs import HangPolicy, HangReport, RankView, Stall, analyze
 from safelaunch.supervisor.logs import LogCollector
+from safelaunch.supervisor.monitor import HeartbeatMonitor
 from safelaunch.supervisor.processes import JOB_ID_ENV, is_alive, job_processes, stop_processes
 from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.result import (
@@ -48,6 +53,13 @@ from safelaunch.supervisor.rundir import create_run_dir, write_json
 
 HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
+BOOT_DIR = Path(__file__).resolve().parent.parent / "runtime" / "boot"
+# torch's NCCL flight recorder dumps (one file per rank), pointed into the run directory
+FLIGHT_RECORDER_ENV = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_TEMP_FILE")
+
+
+def error_file_path(run_dir: Path, attempt: int, global_rank: int) -> Path:
+    return run_dir / "errors" / f"attempt{attempt}-rank{global_rank}.json"
 
 
 @dataclass
@@ -64,8 +76,17 @@ class Supervisor:
     """Keeps track of the ranks of every attempt and stops the job when asked."""
 
     def __init__(self, plan: LaunchPlan, console: Console, collector: LogCollector,
-                 watcher: ExitWatcher, reaper: ReaperHandle, events: EventLog) -> None:
+                 watcher: ExitWatcher, reaper: ReaperHandle, events: EventLog,
+                 work_dir: Path) -> None:
         self.plan = plan
+        self._work_dir = work_dir
+        cfg = plan.config
+        policy = HangPolicy(
+            hang_timeout=cfg.hang_timeout if isinstance(cfg.hang_timeout, float) else None,
+            startup_timeout=cfg.startup_timeout)
+        self.monitor = HeartbeatMonitor(policy, cfg.status_interval, console.notice,
+                                        self.on_hang, enabled=cfg.hang_timeout != "off")
+        self.hang: HangReport | None = None
         self._console = console
         self._collector = collector
         self._watcher = watcher
@@ -85,19 +106,36 @@ class Supervisor:
     def rank_streams(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
         return self._collector.add_rank(attempt, global_rank, local_rank)
 
+    def heartbeat_file(self, attempt: int, global_rank: int) -> Path:
+        return self._work_dir / f"a{attempt}-rank{global_rank}.hb"
+
     def rank_env(self, attempt: int, global_rank: int) -> dict[str, str]:
-        error_file = self.plan.run_dir / "errors" / f"attempt{attempt}-rank{global_rank}.json"
-        return {
+        run_dir = self.plan.run_dir
+        beat = self.heartbeat_file(attempt, global_rank)
+        beatfile.create(beat)
+        env = {
             JOB_ID_ENV: self.plan.run_id,
-            RUN_DIR_ENV: str(self.plan.run_dir),
-            "TORCHELASTIC_ERROR_FILE": str(error_file),
+            RUN_DIR_ENV: str(run_dir),
+            "TORCHELASTIC_ERROR_FILE": str(error_file_path(run_dir, attempt, global_rank)),
+            HEARTBEAT_FILE_ENV: str(beat),
+            STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
         }
+        if self.plan.config.collective_timeout is not None:
+            env[COLLECTIVE_TIMEOUT_ENV] = f"{self.plan.config.collective_timeout:g}"
+        for name in FLIGHT_RECORDER_ENV:
+            if name not in os.environ:
+                env[name] = str(run_dir / "nccl_flight_recorder" / "rank_")
+        return env
 
     def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
         now = time.time()
         self.attempt = attempt
         self.teardown_at = None
         self.ranks = {g: _Rank(g, lr, pid, attempt, now) for g, lr, pid in workers}
+        self.monitor.new_attempt(
+            {g: (pid, self.heartbeat_file(attempt, g)) for g, _, pid in workers})
         for _, _, pid in workers:
             self._all_pids.add(pid)
             self._watcher.watch(pid)
@@ -164,6 +202,7 @@ class Supervisor:
         if rank is None:
             return
         rank.returncode = record.returncode
+        self.monitor.rank_exited(record.pid, record.returncode)
         self._events.record("rank_exited", rank=rank.global_rank, pid=record.pid,
                             returncode=record.returncode, attempt=rank.attempt)
         if record.returncode not in (0, None) and self.teardown_at is None:
@@ -171,6 +210,26 @@ class Supervisor:
                                   RankState.FAILED, record.returncode, None)
             self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
                                  "stopping the job")
+
+    def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
+        """From the monitor thread: explain, capture stacks, then ask the engine to stop."""
+        report = analyze(views, stalls)
+        self._console.notice(report.headline)
+        for line in report.findings:
+            self._console.notice(f"  {line}")
+        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
+        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
+        method, files = stacks.capture({g: (pids[g], ready[g]) for g in pids},
+                                       self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        report.stack_method = method
+        report.stack_files = {g: str(path) for g, path in files.items()}
+        for g, path in sorted(files.items()):
+            report.stacks[g] = stacks.top_frames(path.read_text(errors="replace"))
+        self._console.notice(f"stacks of {len(files)} rank(s) captured with {method} in "
+                             f"{display_path(self.plan.run_dir / 'stacks')}")
+        self._events.record("hang_detected", **report.to_json())
+        self.hang = report
+        self._stop.set()
 
     def _collect_returncodes(self) -> None:
         for rank in self.ranks.values():
@@ -202,15 +261,15 @@ class Supervisor:
                 global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
                 returncode=returncode, runtime_s=None if runtime is None else round(runtime, 3),
                 last_line=self._collector.last_line(g),
-                error=_read_error_file(self.rank_env(rank.attempt, g)["TORCHELASTIC_ERROR_FILE"]),
+                error=_read_error_file(error_file_path(self.plan.run_dir, rank.attempt, g)),
                 exited_at=exited_at,
             ))
         return outcomes
 
 
-def _read_error_file(path: str) -> str | None:
+def _read_error_file(path: Path) -> str | None:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
         message = data.get("message", {})
         text = message.get("message") if isinstance(message, dict) else str(message)
         return str(text).strip() or None
@@ -294,9 +353,10 @@ def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
                              plan.config.console_ranks)
     reaper = ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
     watcher = ExitWatcher(on_exit=lambda record: sup.on_exit(record))
-    sup = Supervisor(plan, console, collector, watcher, reaper, events)
+    sup = Supervisor(plan, console, collector, watcher, reaper, events, fifo_dir)
     collector.start()
     watcher.start()
+    sup.monitor.start()
     started, t0 = time.time(), time.monotonic()
     result = engine.EngineResult(succeeded=False)
     error: SafelaunchError | None = None
@@ -311,6 +371,7 @@ def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
     finally:
         with sup.signals_deferred():
             sup.stop_job(signal.SIGTERM)  # nothing of the job may outlive the run
+            sup.monitor.stop()
             collector.stop()
             watcher.stop()
             reaper.done()
@@ -331,15 +392,24 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
     if error is not None and not ranks:
         status, code, reason, root = RunStatus.FAILED, error.exit_code, error.message, None
     else:
+        hang = sup.hang
         decision = decide(ranks, interrupted_by=signal_received,
-                          engine_failed=not getattr(result, "succeeded", False))
+                          engine_failed=not getattr(result, "succeeded", False),
+                          hang=_hang_reason(hang) if hang is not None else None)
         status, code, reason = decision.status, decision.exit_code, decision.reason
         root = decision.root_cause
         if error is not None and decision.root_cause is None:
             code, reason = error.exit_code, error.message
+    culprits = sup.hang.culprits if sup.hang is not None else []
     return RunOutcome(
         status=status, exit_code=code, reason=reason, run_id=plan.run_id,
-        run_dir=str(plan.run_dir), ranks=ranks,
-        root_cause_rank=root.global_rank if root is not None else None,
+        run_dir=str(plan.run_dir), ranks=ranks, hang=sup.hang.to_json() if sup.hang else None,
+        root_cause_rank=root.global_rank if root is not None else (
+            culprits[0] if len(culprits) == 1 else None),
         attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
     )
+
+
+def _hang_reason(report: HangReport) -> str:
+    who = ", ".join(str(r) for r in report.culprits)
+    return f"hang: rank(s) {who} held up the job (see the hang analysis); safelaunch stopped it"

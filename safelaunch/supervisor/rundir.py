@@ -9,6 +9,7 @@ Layout::
     events.jsonl      what the launcher did, as it happened
     launcher.log      torch's elastic engine's own log
     errors/           exception reports written by ranks that use torch's @record
+    stacks/           every rank's thread stacks, dumped when a hang is detected
     summary.json      the end-of-run summary (written last)
 
 Default runs go to ``./safelaunch_runs/<UTC time>-<id>/`` with a ``latest`` link beside them.
@@ -40,6 +41,7 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
                 )
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "errors").mkdir(exist_ok=True)
+        (run_dir / "stacks").mkdir(exist_ok=True)
         probe = run_dir / ".write-test"
         probe.write_bytes(b"")
         probe.unlink()

@@ -1,0 +1,310 @@
+"""The rank runtime: loaded into every rank before the user's script, with no change to it.
+
+``activate`` runs from the ``sitecustomize`` that safelaunch puts first on the rank's
+``PYTHONPATH``.  In the rank's own process (never in DataLoader workers or other helper
+processes, which inherit the environment) it opens the rank's heartbeat record, registers a
+signal that dumps every thread's stack, and, once the script imports torch, adds:
+
+- a global optimizer step hook (one step per ``Optimizer.step()``);
+- wrappers around ``init_process_group`` (entered / done; the default process-group timeout
+  from ``--collective-timeout``) and every collective (running count, name, step);
+- a counter of ``DistributedDataParallel`` forward passes.
+
+Nothing here imports torch, and nothing raises into the user's code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import functools
+import mmap
+import os
+import signal
+import struct
+import sys
+import time
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import IO, Any
+
+from safelaunch.runtime import beatfile
+from safelaunch.runtime.imports import when_imported
+
+HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
+STACK_FILE_ENV = "SAFELAUNCH_STACK_FILE"
+RANK_PID_ENV = "SAFELAUNCH_RANK_PID"
+COLLECTIVE_TIMEOUT_ENV = "SAFELAUNCH_COLLECTIVE_TIMEOUT"
+STACK_SIGNAL = signal.SIGRTMIN + 6 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
+
+COLLECTIVES = (
+    "all_reduce", "all_gather", "all_gather_into_tensor", "all_gather_object", "reduce_scatter",
+    "reduce_scatter_tensor", "broadcast", "broadcast_object_list", "reduce", "barrier",
+    "monitored_barrier", "all_to_all", "all_to_all_single", "gather", "gather_object",
+    "scatter", "scatter_object_list", "send", "recv", "batch_isend_irecv",
+)
+
+
+def _packer(name: str) -> Callable[[mmap.mmap, Any], None]:
+    offset, fmt = beatfile.FIELDS[name]
+    pack_into = struct.Struct(fmt).pack_into
+    return lambda mm, value: pack_into(mm, offset, value)
+
+
+_P = {name: _packer(name) for name in beatfile.FIELDS}
+_P_STEP, _P_STEP_TIME = _P["step"], _P["step_time"]
+_P_BEATS, _P_BEAT_TIME = _P["beats"], _P["beat_time"]
+
+
+class Beat:
+    """The writing side of one rank's heartbeat record."""
+
+    def __init__(self, mm: mmap.mmap) -> None:
+        self.mm = mm
+        self.enabled = True
+        self.steps = 0
+        self.beats = 0
+        self.collectives = 0
+        self.forwards = 0
+        self.optimizer_steps = False
+        self.in_collective = False
+        self.phases: list[tuple[str, float, float]] = []
+        _P["pid"](mm, os.getpid())
+        _P["magic"](mm, beatfile.MAGIC)
+
+    def progress(self, now: float) -> None:
+        self.beats += 1
+        _P_BEATS(self.mm, self.beats)
+        _P_BEAT_TIME(self.mm, now)
+
+    def step(self, step: int | None = None) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        self.steps = self.steps + 1 if step is None else int(step)
+        _P_STEP(self.mm, self.steps)
+        _P_STEP_TIME(self.mm, now)
+        self.beats += 1
+        _P_BEATS(self.mm, self.beats)
+        _P_BEAT_TIME(self.mm, now)
+
+    def optimizer_step(self, *_: Any) -> None:
+        self.optimizer_steps = True
+        self.step()
+
+    def heartbeat(self, step: int | None, metrics: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        if step is not None or not self.optimizer_steps:
+            self.step(step)
+        else:
+            self.progress(time.monotonic())
+        if metrics:
+            import json
+
+            text = json.dumps(metrics, default=str).encode()[: beatfile.METRICS_LEN]
+            _P["metrics"](self.mm, text)
+
+    def collective_enter(self, name: str) -> None:
+        self.in_collective = True
+        self.collectives += 1
+        mm = self.mm
+        _P["coll_count"](mm, self.collectives)
+        _P["coll_name"](mm, name.encode()[: beatfile.NAME_LEN])
+        _P["coll_step"](mm, self.steps)
+        _P["coll_start"](mm, time.monotonic())
+        _P["in_coll"](mm, 1)
+
+    def collective_exit(self) -> None:
+        self.in_collective = False
+        _P["in_coll"](self.mm, 0)
+        self.progress(time.monotonic())
+
+    def forward(self) -> None:
+        if not self.enabled:
+            return
+        self.forwards += 1
+        _P["forwards"](self.mm, self.forwards)
+        self.progress(time.monotonic())
+
+    def init_state(self, state: int) -> None:
+        _P["init_state"](self.mm, state)
+        if state == beatfile.INIT_DONE:
+            self.progress(time.monotonic())
+
+    def set_phase(self, name: str, start: float, timeout: float) -> None:
+        _P["phase_name"](self.mm, name.encode()[: beatfile.NAME_LEN])
+        _P["phase_timeout"](self.mm, timeout)
+        _P["phase_start"](self.mm, start)
+
+    def disable(self) -> None:
+        """In a forked child (a DataLoader worker): never write the parent's record."""
+        self.enabled = False
+
+
+_BEAT: Beat | None = None
+_STACK_FILE: IO[str] | None = None
+
+
+def heartbeat(step: int | None = None, **metrics: Any) -> None:
+    beat = _BEAT
+    if beat is not None:
+        beat.heartbeat(step, metrics)
+
+
+@contextlib.contextmanager
+def phase(name: str, timeout: float | None = None) -> Iterator[None]:
+    beat = _BEAT
+    if beat is None or not beat.enabled:
+        yield
+        return
+    limit = float("inf") if timeout is None else float(timeout)
+    entry = (name, time.monotonic(), limit)
+    beat.phases.append(entry)
+    beat.set_phase(name, entry[1], limit)
+    try:
+        yield
+    finally:
+        beat.phases.remove(entry)
+        if beat.phases:
+            beat.set_phase(*beat.phases[-1])
+        else:
+            beat.set_phase("", 0.0, 0.0)
+        beat.progress(time.monotonic())
+
+
+# -- torch instrumentation -----------------------------------------------------------------
+
+
+def _wrap_collective(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def collective(*args: Any, **kwargs: Any) -> Any:
+        beat = _BEAT
+        if beat is None or not beat.enabled or beat.in_collective:
+            return fn(*args, **kwargs)
+        beat.collective_enter(name)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            beat.collective_exit()
+
+    collective.__safelaunch_wrapped__ = True  # type: ignore[attr-defined]
+    return collective
+
+
+def _with_default_timeout(fn: Callable[..., Any], seconds: float | None) -> Callable[..., Any]:
+    """``fn(..., timeout=...)`` gets ``seconds`` unless the caller passed a timeout."""
+    if seconds is None:
+        return fn
+    import inspect
+    from datetime import timedelta
+
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def with_timeout(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind_partial(*args, **kwargs)
+        except TypeError:
+            return fn(*args, **kwargs)
+        if bound.arguments.get("timeout") is None:
+            bound.arguments["timeout"] = timedelta(seconds=seconds)
+        return fn(*bound.args, **bound.kwargs)
+
+    return with_timeout
+
+
+def _wrap_init(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def init_process_group(*args: Any, **kwargs: Any) -> Any:
+        beat = _BEAT
+        if beat is not None:
+            beat.init_state(beatfile.INIT_ENTERED)
+        result = fn(*args, **kwargs)
+        if beat is not None:
+            beat.init_state(beatfile.INIT_DONE)
+        return result
+
+    return init_process_group
+
+
+def _collective_timeout() -> float | None:
+    value = os.environ.get(COLLECTIVE_TIMEOUT_ENV)
+    return float(value) if value else None
+
+
+def _patch_c10d(module: ModuleType) -> None:
+    # Patched where they are defined, before torch.distributed re-exports them, so every
+    # spelling (dist.all_reduce, distributed_c10d.all_reduce, from-imports) sees the wrapper.
+    timeout = _collective_timeout()
+    for name in COLLECTIVES:
+        fn = getattr(module, name, None)
+        if callable(fn) and not getattr(fn, "__safelaunch_wrapped__", False):
+            setattr(module, name, _wrap_collective(fn, name))
+    module.init_process_group = _wrap_init(  # type: ignore[attr-defined]
+        _with_default_timeout(module.init_process_group, timeout))
+    if hasattr(module, "new_group"):
+        module.new_group = _with_default_timeout(module.new_group, timeout)  # type: ignore[attr-defined]
+
+
+def _patch_distributed_namespace(module: ModuleType) -> None:
+    c10d = sys.modules.get("torch.distributed.distributed_c10d")
+    if c10d is None:
+        return
+    for name in (*COLLECTIVES, "init_process_group", "new_group"):
+        if hasattr(module, name) and hasattr(c10d, name):
+            setattr(module, name, getattr(c10d, name))
+
+
+def _patch_optimizer(module: ModuleType) -> None:
+    beat = _BEAT
+    if beat is not None:
+        module.register_optimizer_step_post_hook(beat.optimizer_step)
+
+
+def _patch_ddp(module: ModuleType) -> None:
+    ddp = module.DistributedDataParallel
+    forward = ddp.forward
+
+    @functools.wraps(forward)
+    def counted_forward(self: Any, *args: Any, **kwargs: Any) -> Any:
+        beat = _BEAT
+        if beat is not None:
+            beat.forward()
+        return forward(self, *args, **kwargs)
+
+    ddp.forward = counted_forward
+
+
+# -- activation ------------------------------------------------------------------------------
+
+
+def activate() -> bool:
+    """Instrument this process if it is a rank's own; True when it did."""
+    global _BEAT, _STACK_FILE
+    path = os.environ.get(HEARTBEAT_FILE_ENV)
+    if not path or _BEAT is not None:
+        return False
+    owner = os.environ.get(RANK_PID_ENV)
+    if owner and owner != str(os.getpid()):
+        return False  # a helper process the rank started: it inherits the env, not the role
+    os.environ[RANK_PID_ENV] = str(os.getpid())
+    try:
+        beat = Beat(beatfile.open_map(path, writable=True))
+    except (OSError, ValueError):
+        return False
+    _BEAT = beat
+    os.register_at_fork(after_in_child=beat.disable)
+    stack_path = os.environ.get(STACK_FILE_ENV)
+    if stack_path:
+        try:
+            _STACK_FILE = open(stack_path, "w", encoding="utf-8")  # noqa: SIM115 - lives on
+            faulthandler.register(STACK_SIGNAL, file=_STACK_FILE, all_threads=True, chain=False)
+            _P["stack_ready"](beat.mm, 1)
+        except (OSError, ValueError, RuntimeError):
+            pass
+    when_imported("torch.distributed.distributed_c10d", _patch_c10d)
+    when_imported("torch.distributed", _patch_distributed_namespace)
+    when_imported("torch.optim.optimizer", _patch_optimizer)
+    when_imported("torch.nn.parallel.distributed", _patch_ddp)
+    return True

@@ -1,0 +1,242 @@
+"""Deciding that a job hangs, and who is at fault.  Pure: tested by replaying readings.
+
+A rank progresses when it steps (an optimizer step or ``safelaunch.heartbeat``), finishes a
+collective, runs a DDP forward pass, finishes ``init_process_group`` or leaves a phase.
+A rank *stalls* when, since its last progress, more time passed than its current limit:
+
+- before its first step: ``--startup-timeout`` from the rank's start (imports, rendezvous,
+  data loading);
+- inside ``safelaunch.phase(name, timeout)``: that phase's own timeout;
+- otherwise ``--hang-timeout``; in ``auto`` mode, after a warm-up of a few steps, a safety
+  factor times the longest step interval seen so far, never below a floor (before the
+  warm-up ends the startup timeout still applies).
+
+A rank left alone (every other rank exited 0) that is neither inside a collective nor ahead
+in DDP forward passes is doing rank-0-only work, not waiting: it gets the startup timeout.
+
+When a rank stalls, ``analyze`` names the culprits, most specific rule first: a rank that
+exited while the others wait for it; a rank outside any collective while others wait in one;
+a rank that never reached ``init_process_group``; the rank(s) behind in a collective mismatch;
+the rank(s) behind in DDP forward passes; else every stalled rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from safelaunch.runtime.beatfile import INIT_ENTERED, Snapshot
+
+DEFAULT_STARTUP_TIMEOUT = 900.0
+AUTO_FACTOR = 5.0
+AUTO_FLOOR = 60.0
+WARMUP_STEPS = 3
+UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number of batches per "
+               "rank. Use DistributedSampler(dataset, drop_last=True) (and drop_last=True in "
+               "the DataLoader), or make every rank run the same number of steps.")
+
+
+@dataclass(frozen=True)
+class HangPolicy:
+    hang_timeout: float | None = None
+    """Seconds, or None for auto."""
+    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
+    factor: float = AUTO_FACTOR
+    floor: float = AUTO_FLOOR
+    warmup_steps: int = WARMUP_STEPS
+
+
+class StepIntervals:
+    """The longest interval between two steps of any rank, after each rank's warm-up."""
+
+    def __init__(self, warmup_steps: int) -> None:
+        self._warmup = warmup_steps
+        self._last: dict[int, tuple[int, float]] = {}
+        self.longest: float | None = None
+
+    def observe(self, rank: int, step: int, step_time: float) -> None:
+        last = self._last.get(rank)
+        if (last is not None and step > last[0] and step_time > last[1]
+                and last[0] >= self._warmup):
+            interval = (step_time - last[1]) / (step - last[0])
+            if self.longest is None or interval > self.longest:
+                self.longest = interval
+        if last is None or step != last[0]:
+            self._last[rank] = (step, step_time)
+
+    def reset(self) -> None:
+        self._last.clear()
+
+
+def step_limit(policy: HangPolicy, longest: float | None) -> float | None:
+    """The hang limit once warmed up; None while auto mode is still warming up."""
+    if policy.hang_timeout is not None:
+        return policy.hang_timeout
+    if longest is None:
+        return None
+    return max(policy.floor, policy.factor * longest)
+
+
+@dataclass
+class RankView:
+    """What the launcher knows of one rank at the moment of a check."""
+
+    rank: int
+    alive: bool
+    started_at: float
+    beat: Snapshot | None = None
+    exit_code: int | None = None
+
+    @property
+    def step(self) -> int:
+        return self.beat.step if self.beat else 0
+
+    @property
+    def in_collective(self) -> bool:
+        return bool(self.beat and self.beat.in_coll)
+
+    def last_progress(self) -> float:
+        if self.beat is None or self.beat.beats == 0:
+            return self.started_at
+        return self.beat.beat_time
+
+    def describe(self) -> str:
+        beat = self.beat
+        if not self.alive:
+            return f"rank {self.rank} exited ({self.exit_code}) at step {self.step}"
+        if beat is None or not beat.started:
+            return f"rank {self.rank} has not loaded the safelaunch runtime"
+        if beat.init_state == INIT_ENTERED:
+            return f"rank {self.rank} is inside init_process_group"
+        where = (f"in {beat.coll_name} #{beat.coll_count} (issued at step {beat.coll_step})"
+                 if beat.in_coll else
+                 f"not in a collective (last: {beat.coll_name or 'none'} #{beat.coll_count})")
+        phase = f", in phase '{beat.phase_name}'" if beat.phase_name else ""
+        return f"rank {self.rank} at step {beat.step}, {where}{phase}"
+
+
+def rank_limit(view: RankView, policy: HangPolicy, warm_limit: float | None,
+               others_done: bool) -> tuple[float, str]:
+    """(seconds allowed since the rank's last progress, what that limit is)."""
+    beat = view.beat
+    if beat is not None and beat.phase_name:
+        return beat.phase_timeout, f"phase '{beat.phase_name}' timeout"
+    if beat is None or beat.step == 0 or warm_limit is None:
+        return policy.startup_timeout, "startup timeout"
+    if others_done and not beat.in_coll:
+        return policy.startup_timeout, "startup timeout (the other ranks have finished)"
+    return warm_limit, "hang timeout"
+
+
+@dataclass
+class Stall:
+    rank: int
+    silent_s: float
+    limit_s: float
+    limit_name: str
+
+
+def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | None,
+                now: float) -> list[Stall]:
+    alive = [v for v in views if v.alive]
+    exited_ok = [v for v in views if not v.alive and v.exit_code == 0]
+    most_forwards = max((v.beat.forwards for v in exited_ok if v.beat), default=0)
+    stalls = []
+    for view in alive:
+        others_done = len(alive) == 1 and bool(exited_ok)
+        if others_done and view.beat is not None and view.beat.forwards > most_forwards > 0:
+            others_done = False  # it ran a DDP forward the others never ran: it waits in backward
+        limit, name = rank_limit(view, policy, warm_limit, others_done)
+        if view.beat is not None and view.beat.phase_name:
+            silent = now - view.beat.phase_start
+        else:
+            silent = now - view.last_progress()
+        if silent > limit:
+            stalls.append(Stall(view.rank, silent, limit, name))
+    return stalls
+
+
+@dataclass
+class HangReport:
+    stalled: list[int]
+    culprits: list[int]
+    findings: list[str]
+    hint: str | None
+    ranks: list[str]
+    stacks: dict[int, list[str]] = field(default_factory=dict)
+    stack_method: str = ""
+    stack_files: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def headline(self) -> str:
+        who = ", ".join(str(r) for r in self.culprits) or "?"
+        return f"hang detected: rank(s) {who} at fault"
+
+
+def _names(ranks: list[RankView]) -> str:
+    return ", ".join(str(v.rank) for v in ranks)
+
+
+def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
+    alive = [v for v in views if v.alive]
+    waiting = [v for v in alive if v.in_collective]
+    exited = [v for v in views if not v.alive]
+    findings = [f"rank {s.rank} made no progress for {s.silent_s:.0f}s ({s.limit_name} "
+                f"{s.limit_s:.0f}s)" for s in stalls]
+    culprits: list[RankView] = []
+    if exited and (waiting or alive):
+        culprits = exited
+        findings.append(f"rank(s) {_names(exited)} exited while rank(s) {_names(alive)} still "
+                        "needed them")
+    if not culprits and waiting:
+        outside = [v for v in alive if not v.in_collective]
+        if outside:
+            culprits = outside
+            coll = waiting[0].beat
+            assert coll is not None
+            findings.append(f"rank(s) {_names(outside)} are not in a collective while rank(s) "
+                            f"{_names(waiting)} wait in {coll.coll_name} #{coll.coll_count}")
+    if not culprits:
+        never = [v for v in alive if v.beat is None or v.beat.init_state < INIT_ENTERED]
+        inside = [v for v in alive if v.beat is not None and v.beat.init_state == INIT_ENTERED]
+        if never and inside:
+            culprits = never
+            findings.append(f"rank(s) {_names(never)} never reached init_process_group while "
+                            f"rank(s) {_names(inside)} wait inside it")
+    if not culprits and len(waiting) == len(alive) and waiting:
+        counts = {v.beat.coll_count for v in waiting if v.beat}
+        names = {v.beat.coll_name for v in waiting if v.beat}
+        if len(counts) > 1 or len(names) > 1:
+            low = min(counts)
+            culprits = [v for v in waiting if v.beat and v.beat.coll_count == low]
+            findings.append("collective mismatch: " + "; ".join(
+                f"rank {v.rank} in {v.beat.coll_name} #{v.beat.coll_count}"
+                for v in waiting if v.beat))
+    if not culprits and alive and not waiting:
+        forwards = {v.rank: v.beat.forwards for v in alive if v.beat}
+        if forwards and len(set(forwards.values())) > 1:
+            low = min(forwards.values())
+            culprits = [v for v in alive if v.beat and v.beat.forwards == low]
+            findings.append("DDP forward passes differ: " + ", ".join(
+                f"rank {r}: {n}" for r, n in sorted(forwards.items()))
+                + " (the others wait for them in the gradient all_reduce inside backward)")
+    if not culprits:
+        stalled_ranks = {s.rank for s in stalls}
+        culprits = [v for v in alive if v.rank in stalled_ranks]
+    steps = {v.step for v in views if v.beat is not None}
+    colls = {v.beat.coll_count for v in views if v.beat is not None}
+    uneven = len(steps) > 1 or (bool(exited) and len(colls) > 1)
+    if uneven:
+        findings.append("step counts differ: " + ", ".join(
+            f"rank {v.rank}: {v.step} steps, {v.beat.coll_count if v.beat else 0} collectives"
+            for v in views))
+    return HangReport(
+        stalled=[s.rank for s in stalls],
+        culprits=sorted(v.rank for v in culprits),
+        findings=findings,
+        hint=UNEVEN_HINT if uneven else None,
+        ranks=[v.describe() for v in views],
+    )

@@ -1,0 +1,170 @@
+"""The heartbeat monitor: a thread that reads every rank's heartbeat record twice a second,
+learns the step interval, prints the status line, reports early exits and calls back once
+when a rank stalls (see ``hangs`` for the rules)."""
+
+from __future__ import annotations
+
+import mmap
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from safelaunch.runtime import beatfile
+from safelaunch.supervisor.hangs import (
+    HangPolicy,
+    RankView,
+    Stall,
+    StepIntervals,
+    find_stalls,
+    step_limit,
+)
+
+POLL_S = 0.5
+EARLY_EXIT_NOTICE_S = 10.0
+
+
+@dataclass
+class _Tracked:
+    rank: int
+    pid: int
+    path: Path
+    started_at: float
+    mm: mmap.mmap | None = None
+    exit_code: int | None = None
+    exited_at: float | None = None
+    early_exit_noticed: bool = False
+
+
+class HeartbeatMonitor:
+    def __init__(self, policy: HangPolicy, status_interval: float,
+                 notice: Callable[[str], None],
+                 on_hang: Callable[[list[Stall], list[RankView]], None],
+                 enabled: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+        self._policy = policy
+        self._status_interval = status_interval
+        self._notice = notice
+        self._on_hang = on_hang
+        self._enabled = enabled
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._ranks: dict[int, _Tracked] = {}
+        self._intervals = StepIntervals(policy.warmup_steps)
+        self._announced_limit: float | None = None
+        self._fired = False
+        self._stop = threading.Event()
+        self._last_status = clock()
+        self._last_status_steps: int | None = None
+        self._thread = threading.Thread(target=self._run, name="safelaunch-heartbeats",
+                                        daemon=True)
+
+    def start(self) -> None:
+        if self._enabled or self._status_interval > 0:
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        with self._lock:
+            for tracked in self._ranks.values():
+                if tracked.mm is not None:
+                    tracked.mm.close()
+
+    def new_attempt(self, ranks: dict[int, tuple[int, Path]]) -> None:
+        """Ranks of a (re)started worker group: global rank -> (pid, heartbeat file)."""
+        now = self._clock()
+        with self._lock:
+            for tracked in self._ranks.values():
+                if tracked.mm is not None:
+                    tracked.mm.close()
+            self._ranks = {g: _Tracked(g, pid, path, now) for g, (pid, path) in ranks.items()}
+            self._intervals.reset()
+            self._fired = False
+
+    def rank_exited(self, pid: int, returncode: int | None) -> None:
+        with self._lock:
+            for tracked in self._ranks.values():
+                if tracked.pid == pid:
+                    tracked.exit_code = returncode
+                    tracked.exited_at = self._clock()
+
+    def views(self) -> list[RankView]:
+        with self._lock:
+            return [self._view(t) for t in sorted(self._ranks.values(), key=lambda t: t.rank)]
+
+    def _view(self, tracked: _Tracked) -> RankView:
+        if tracked.mm is None:
+            try:
+                tracked.mm = beatfile.open_map(tracked.path, writable=False)
+            except (OSError, ValueError):
+                tracked.mm = None
+        beat = beatfile.read(tracked.mm) if tracked.mm is not None else None
+        return RankView(tracked.rank, tracked.exited_at is None, tracked.started_at, beat,
+                        tracked.exit_code)
+
+    def _run(self) -> None:
+        while not self._stop.wait(POLL_S):
+            views = self.views()
+            if not views:
+                continue
+            now = self._clock()
+            for view in views:
+                if view.beat is not None and view.beat.step > 0:
+                    self._intervals.observe(view.rank, view.beat.step, view.beat.step_time)
+            limit = step_limit(self._policy, self._intervals.longest)
+            self._announce_limit(limit)
+            self._early_exits(views, now)
+            self._status(views, now)
+            if self._enabled and not self._fired:
+                stalls = find_stalls(views, self._policy, limit, now)
+                if stalls:
+                    self._fired = True
+                    self._on_hang(stalls, views)
+
+    def _announce_limit(self, limit: float | None) -> None:
+        if limit is None or not self._enabled or self._policy.hang_timeout is not None:
+            return
+        previous = self._announced_limit
+        if previous is None or limit > previous * 1.2:
+            self._announced_limit = limit
+            longest = self._intervals.longest or 0.0
+            self._notice(f"hang timeout {limit:.0f}s ({self._policy.factor:g} x the longest "
+                         f"step {longest:.2f}s, at least {self._policy.floor:g}s)")
+
+    def _early_exits(self, views: list[RankView], now: float) -> None:
+        alive = [v.rank for v in views if v.alive]
+        if not alive:
+            return
+        with self._lock:
+            for tracked in self._ranks.values():
+                if (tracked.exit_code == 0 and not tracked.early_exit_noticed
+                        and tracked.exited_at is not None
+                        and now - tracked.exited_at > EARLY_EXIT_NOTICE_S):
+                    tracked.early_exit_noticed = True
+                    self._notice(
+                        f"rank {tracked.rank} exited 0 while rank(s) "
+                        f"{', '.join(map(str, alive))} still run (early exit); if they stop "
+                        "progressing, that is a hang")
+
+    def _status(self, views: list[RankView], now: float) -> None:
+        if self._status_interval <= 0 or now - self._last_status < self._status_interval:
+            return
+        beats = [v for v in views if v.alive and v.beat is not None]
+        if not beats:
+            return
+        slow = min(beats, key=lambda v: v.step)
+        fast = max(beats, key=lambda v: v.step)
+        oldest = min(beats, key=lambda v: v.last_progress())
+        rate = ""
+        if self._last_status_steps is not None:
+            rate = f", {(slow.step - self._last_status_steps) / (now - self._last_status):.2f} " \
+                   "steps/s"
+        metrics = next((v.beat.metrics for v in beats if v.beat and v.beat.metrics), "")
+        self._notice(
+            f"status: step {slow.step} (rank {slow.rank}, slowest) to {fast.step} "
+            f"(rank {fast.rank}){rate}, oldest heartbeat {now - oldest.last_progress():.1f}s "
+            f"ago (rank {oldest.rank})" + (f", {metrics}" if metrics else ""))
+        self._last_status = now
+        self._last_status_steps = slow.step

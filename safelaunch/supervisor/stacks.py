@@ -1,0 +1,119 @@
+"""Capturing the Python stack of every thread of every rank, and reading the top frames.
+
+``py-spy dump`` is used where it is installed and allowed to attach (it needs ptrace; many
+containers lack SYS_PTRACE); otherwise the rank runtime's fallback: a real-time signal on
+which ``faulthandler`` writes all threads' stacks into the rank's stack file.  Both work
+while a rank is blocked inside a C++ collective.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from safelaunch.runtime.rank import STACK_SIGNAL
+
+PY_SPY_TIMEOUT_S = 10.0
+SIGNAL_WAIT_S = 2.0
+RUNTIME_FRAME = re.compile(r"safelaunch[/\\]runtime[/\\]")
+LIBRARY_FRAME = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python3[^/\\]*)[/\\]")
+
+
+def _py_spy(pid: int, out: Path) -> bool:
+    exe = shutil.which("py-spy")
+    if exe is None:
+        return False
+    try:
+        proc = subprocess.run([exe, "dump", "--pid", str(pid)], capture_output=True,
+                              timeout=PY_SPY_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    if proc.returncode != 0 or not proc.stdout.strip():
+        return False
+    out.write_bytes(proc.stdout)
+    return True
+
+
+def _signal_dump(pid: int, stack_file: Path) -> bool:
+    before = stack_file.stat().st_size if stack_file.exists() else 0
+    try:
+        os.kill(pid, STACK_SIGNAL)
+    except OSError:
+        return False
+    deadline = time.monotonic() + SIGNAL_WAIT_S
+    last = -1
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        size = stack_file.stat().st_size if stack_file.exists() else 0
+        if size > before and size == last:
+            return True
+        last = size
+    return stack_file.exists() and stack_file.stat().st_size > before
+
+
+def capture(ranks: dict[int, tuple[int, bool]], stack_dir: Path,
+            method: str = "auto") -> tuple[str, dict[int, Path]]:
+    """Dump every rank's stacks; ``ranks`` maps global rank -> (pid, signal handler ready).
+
+    Returns the method used ("py-spy", "signal", "py-spy+signal" or "none") and the files.
+    """
+    stack_dir.mkdir(parents=True, exist_ok=True)
+    files: dict[int, Path] = {}
+    used: set[str] = set()
+    lock = threading.Lock()
+
+    def one(rank: int, pid: int, ready: bool) -> None:
+        spy_file = stack_dir / f"rank{rank}.py-spy.txt"
+        if method in ("auto", "py-spy") and _py_spy(pid, spy_file):
+            with lock:
+                files[rank] = spy_file
+                used.add("py-spy")
+            return
+        sig_file = stack_dir / f"rank{rank}.txt"
+        if method in ("auto", "signal") and ready and _signal_dump(pid, sig_file):
+            with lock:
+                files[rank] = sig_file
+                used.add("signal")
+
+    threads = [threading.Thread(target=one, args=(rank, pid, ready), daemon=True)
+               for rank, (pid, ready) in ranks.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(PY_SPY_TIMEOUT_S + SIGNAL_WAIT_S + 1)
+    return ("+".join(sorted(used)) or "none"), files
+
+
+_SPY_FRAME = re.compile(r"^\s+(\S.*?) \((.+?):(\d+)\)\s*$")
+_FH_FRAME = re.compile(r'^\s+File "(.+?)", line (\d+) in (.+)$')
+
+
+def top_frames(text: str, count: int = 4) -> list[str]:
+    """The main thread's innermost frame, then its innermost frames outside libraries (the
+    user's own code), as ``func (file:line)``; safelaunch's wrappers are skipped.  Reads py-spy
+    and faulthandler output."""
+    blocks: list[list[tuple[str, str, str]]] = []
+    current: list[tuple[str, str, str]] | None = None
+    for line in text.splitlines():
+        if line.startswith(("Thread ", "Current thread ")):
+            current = []
+            blocks.append(current)
+            continue
+        if current is None:
+            continue
+        spy = _SPY_FRAME.match(line)
+        fh = None if spy else _FH_FRAME.match(line)
+        if spy:
+            current.append((spy.group(1), spy.group(2), spy.group(3)))
+        elif fh:
+            current.append((fh.group(3), fh.group(1), fh.group(2)))
+    main = next((b for b in blocks if any(f[0] == "<module>" for f in b)),
+                blocks[0] if blocks else [])
+    frames = [f for f in main if not RUNTIME_FRAME.search(f[1])]
+    chosen = frames[:1] + [f for f in frames[1:] if not LIBRARY_FRAME.search(f[1])]
+    return [f"{func} ({os.path.basename(path)}:{line})" for func, path, line in chosen[:count]]
