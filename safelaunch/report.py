@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import textwrap
 from typing import Any
 
 from safelaunch.supervisor.result import RankOutcome, RankState, RunOutcome, RunStatus
@@ -33,6 +34,11 @@ def _runtime_cell(rank: RankOutcome) -> str:
 def _shorten(text: str, width: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: max(width - 3, 0)] + "..."
+
+
+def _wrap(text: str, width: int, indent: str) -> list[str]:
+    return textwrap.wrap(text, width=max(width - 1, 40), initial_indent=indent,
+                         subsequent_indent=indent + "  ") or [indent]
 
 
 def display_path(path: str | os.PathLike[str]) -> str:
@@ -77,10 +83,10 @@ def render_summary(outcome: RunOutcome) -> str:
 
 def _render_hang(hang: dict[str, Any], width: int) -> list[str]:
     lines = ["hang analysis:"]
-    lines += [f"  {_shorten(text, width - 3)}" for text in hang.get("findings", [])]
-    lines += [f"  {_shorten(text, width - 3)}" for text in hang.get("ranks", [])]
+    for text in [*hang.get("findings", []), *hang.get("ranks", [])]:
+        lines += _wrap(text, width, "  ")
     if hang.get("hint"):
-        lines.append(f"  fix: {hang['hint']}")
+        lines += _wrap(f"fix: {hang['hint']}", width, "  ")
     stacks = hang.get("stacks") or {}
     if stacks:
         lines.append(f"top of each rank's stack ({hang.get('stack_method')}):")

@@ -6,6 +6,7 @@ import os
 import socket
 
 import pytest
+
 from conftest import FAULT
 
 

@@ -7,6 +7,7 @@ import socket
 import subprocess
 
 import pytest
+
 from conftest import FAULT, safelaunch_cmd
 
 

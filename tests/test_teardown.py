@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import FAULT, kill_all, pids_in, safelaunch_cmd, wait_gone
 
 

@@ -180,23 +180,42 @@ def _names(ranks: list[RankView]) -> str:
     return ", ".join(str(v.rank) for v in ranks)
 
 
+def _forwards(view: RankView) -> int:
+    return view.beat.forwards if view.beat else 0
+
+
+def _counts(views: list[RankView]) -> str:
+    return ", ".join(f"rank {v.rank}: {v.step} steps, {_forwards(v)} DDP forwards, "
+                     f"{v.beat.coll_count if v.beat else 0} collectives" for v in views)
+
+
 def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
     alive = [v for v in views if v.alive]
     waiting = [v for v in alive if v.in_collective]
+    outside = [v for v in alive if not v.in_collective]
     exited = [v for v in views if not v.alive]
     findings = [f"rank {s.rank} made no progress for {s.silent_s:.0f}s ({s.limit_name} "
                 f"{s.limit_s:.0f}s)" for s in stalls]
     culprits: list[RankView] = []
-    if exited and (waiting or alive):
+    uneven = False
+    if exited and alive:
         culprits = exited
         findings.append(f"rank(s) {_names(exited)} exited while rank(s) {_names(alive)} still "
                         "needed them")
-    if not culprits and waiting:
-        outside = [v for v in alive if not v.in_collective]
-        if outside:
+        work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in views}
+        uneven = len(work) > 1
+    if not culprits and waiting and outside:
+        coll = waiting[0].beat
+        assert coll is not None
+        ahead = [v for v in outside if _forwards(v) > max(_forwards(w) for w in waiting)]
+        if ahead:
+            culprits, uneven = ahead, True
+            findings.append(
+                f"rank(s) {_names(ahead)} ran more DDP forward passes than rank(s) "
+                f"{_names(waiting)}, which already wait in {coll.coll_name} #{coll.coll_count}: "
+                f"rank(s) {_names(ahead)} wait in the gradient all_reduce of an extra step")
+        else:
             culprits = outside
-            coll = waiting[0].beat
-            assert coll is not None
             findings.append(f"rank(s) {_names(outside)} are not in a collective while rank(s) "
                             f"{_names(waiting)} wait in {coll.coll_name} #{coll.coll_count}")
     if not culprits:
@@ -206,7 +225,7 @@ def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
             culprits = never
             findings.append(f"rank(s) {_names(never)} never reached init_process_group while "
                             f"rank(s) {_names(inside)} wait inside it")
-    if not culprits and len(waiting) == len(alive) and waiting:
+    if not culprits and waiting and not outside:
         counts = {v.beat.coll_count for v in waiting if v.beat}
         names = {v.beat.coll_name for v in waiting if v.beat}
         if len(counts) > 1 or len(names) > 1:
@@ -215,24 +234,20 @@ def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
             findings.append("collective mismatch: " + "; ".join(
                 f"rank {v.rank} in {v.beat.coll_name} #{v.beat.coll_count}"
                 for v in waiting if v.beat))
-    if not culprits and alive and not waiting:
-        forwards = {v.rank: v.beat.forwards for v in alive if v.beat}
-        if forwards and len(set(forwards.values())) > 1:
+    if not culprits and outside and not waiting:
+        forwards = {v.rank: _forwards(v) for v in alive}
+        if len(set(forwards.values())) > 1:
             low = min(forwards.values())
-            culprits = [v for v in alive if v.beat and v.beat.forwards == low]
-            findings.append("DDP forward passes differ: " + ", ".join(
-                f"rank {r}: {n}" for r, n in sorted(forwards.items()))
-                + " (the others wait for them in the gradient all_reduce inside backward)")
+            culprits = [v for v in alive if _forwards(v) == low]
+            findings.append(
+                f"rank(s) {_names(culprits)} ran fewer DDP forward passes ("
+                + ", ".join(f"rank {r}: {n}" for r, n in sorted(forwards.items()))
+                + "); the others wait for them in the gradient all_reduce inside backward")
     if not culprits:
         stalled_ranks = {s.rank for s in stalls}
         culprits = [v for v in alive if v.rank in stalled_ranks]
-    steps = {v.step for v in views if v.beat is not None}
-    colls = {v.beat.coll_count for v in views if v.beat is not None}
-    uneven = len(steps) > 1 or (bool(exited) and len(colls) > 1)
     if uneven:
-        findings.append("step counts differ: " + ", ".join(
-            f"rank {v.rank}: {v.step} steps, {v.beat.coll_count if v.beat else 0} collectives"
-            for v in views))
+        findings.append("work done differs: " + _counts(views))
     return HangReport(
         stalled=[s.rank for s in stalls],
         culprits=sorted(v.rank for v in culprits),

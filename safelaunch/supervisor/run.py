@@ -376,6 +376,7 @@ def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
             watcher.stop()
             reaper.done()
             shutil.rmtree(fifo_dir, ignore_errors=True)
+            _remove_empty(plan.run_dir / "stacks")
     with sup.signals_deferred():
         outcome = _outcome(plan, sup, result, error, argv, started, time.monotonic() - t0)
         events.record("run_finished", status=outcome.status.value, exit_code=outcome.exit_code,
@@ -413,3 +414,11 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
 def _hang_reason(report: HangReport) -> str:
     who = ", ".join(str(r) for r in report.culprits)
     return f"hang: rank(s) {who} held up the job (see the hang analysis); safelaunch stopped it"
+
+
+def _remove_empty(folder: Path) -> None:
+    """The ranks open their stack files up front; keep only the ones that got a dump."""
+    for path in folder.glob("*"):
+        with contextlib.suppress(OSError):
+            if path.stat().st_size == 0:
+                path.unlink()

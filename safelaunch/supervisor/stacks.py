@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import site
 import subprocess
+import sysconfig
 import threading
 import time
 from pathlib import Path
@@ -22,6 +24,24 @@ PY_SPY_TIMEOUT_S = 10.0
 SIGNAL_WAIT_S = 2.0
 RUNTIME_FRAME = re.compile(r"safelaunch[/\\]runtime[/\\]")
 LIBRARY_FRAME = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python3[^/\\]*)[/\\]")
+
+
+def _library_roots() -> list[str]:
+    paths = {*site.getsitepackages(), site.getusersitepackages()}
+    paths.update(sysconfig.get_paths()[key] for key in ("purelib", "platlib", "stdlib"))
+    return sorted(paths)
+
+
+LIBRARY_ROOTS = _library_roots()
+
+
+def is_library_frame(path: str) -> bool:
+    """A frame of the standard library or an installed package.  py-spy prints such paths
+    relative to their site-packages (``torch/autograd/graph.py``)."""
+    if LIBRARY_FRAME.search(path):
+        return True
+    return not os.path.isabs(path) and any(
+        os.path.exists(os.path.join(root, path)) for root in LIBRARY_ROOTS)
 
 
 def _py_spy(pid: int, out: Path) -> bool:
@@ -115,5 +135,5 @@ def top_frames(text: str, count: int = 4) -> list[str]:
     main = next((b for b in blocks if any(f[0] == "<module>" for f in b)),
                 blocks[0] if blocks else [])
     frames = [f for f in main if not RUNTIME_FRAME.search(f[1])]
-    chosen = frames[:1] + [f for f in frames[1:] if not LIBRARY_FRAME.search(f[1])]
+    chosen = frames[:1] + [f for f in frames[1:] if not is_library_frame(f[1])]
     return [f"{func} ({os.path.basename(path)}:{line})" for func, path, line in chosen[:count]]

@@ -1,0 +1,97 @@
+"""Hang detection with real gloo ranks: the culprit, the stacks, the exit code, the time."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES
+
+HANG = str(FIXTURES / "hang.py")
+
+
+def _hang(run, culprit: int):
+    assert run.returncode == 124, run.stderr[-3000:]
+    summary = run.summary()
+    assert summary["status"] == "hung" and summary["exit_code"] == 124
+    assert summary["hang"]["culprits"] == [culprit]
+    assert "<- hang culprit" in run.stderr
+    return summary["hang"]
+
+
+def test_rank_stalled_before_collective(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", HANG, "stall")
+    hang = _hang(run, 1)
+    assert any("not in a collective" in f and "all_reduce" in f for f in hang["findings"])
+    with open(hang["stack_files"]["1"]) as fh:
+        assert "stall_before_collective" in fh.read()
+    assert "stall_before_collective" in " ".join(hang["stacks"]["1"])
+    assert run.seconds < 3 + 15
+
+
+def test_signal_fallback_dumps_stacks(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", "--stack-dump", "signal",
+                         HANG, "stall")
+    hang = _hang(run, 1)
+    assert hang["stack_method"] == "signal"
+    assert "stall_before_collective" in (run.run_dir / "stacks" / "rank1.txt").read_text()
+    assert "all_reduce" in (run.run_dir / "stacks" / "rank0.txt").read_text()
+
+
+def test_uneven_batches(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", HANG, "uneven")
+    hang = _hang(run, 0)
+    assert "drop_last=True" in hang["hint"]
+    assert "DistributedSampler" in run.stderr
+
+
+def test_rank_stuck_before_init(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--startup-timeout", "5", HANG, "before-init")
+    hang = _hang(run, 1)
+    assert any("never reached init_process_group" in f for f in hang["findings"])
+    assert "wait_for_init_forever" in " ".join(hang["stacks"]["1"])
+
+
+def test_heartbeat_api_without_optimizer(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", "--status-interval", "1",
+                         HANG, "heartbeat", "--steps", "40", "--step-time", "0.2")
+    _hang(run, 1)
+    assert "[safelaunch] status: step" in run.stderr and '"loss"' in run.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["slow", "--steps", "4", "--step-time", "2.5"],
+    ["spawn"],
+])
+def test_healthy_jobs_run_untouched(run_safelaunch, args):
+    run = run_safelaunch("run", "--nproc", "2", HANG, *args)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "hang detected" not in run.stderr and "HUNG" not in run.stderr
+    assert run.summary()["hang"] is None
+
+
+def test_long_phase_is_not_a_hang(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "2", HANG, "phase",
+                         "--phase-time", "5")
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_long_first_step_within_startup_timeout(run_safelaunch, tmp_path):
+    script = tmp_path / "slow_start.py"
+    script.write_text(
+        "import time, torch, torch.distributed as dist\n"
+        "dist.init_process_group('gloo')\n"
+        "time.sleep(6)  # loading data\n"
+        "opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)\n"
+        "for _ in range(5):\n"
+        "    dist.all_reduce(torch.ones(1)); opt.step(); time.sleep(0.1)\n")
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "2", str(script))
+    assert run.returncode == 0, run.stderr[-3000:]
+
+
+def test_collective_timeout_makes_a_stuck_collective_raise(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "off",
+                         "--collective-timeout", "3", HANG, "stall")
+    assert run.returncode == 1, run.stderr[-3000:]
+    summary = run.summary()
+    assert summary["root_cause_rank"] == 0
+    assert "timed out" in run.rank_log(0).lower() or "timeout" in run.rank_log(0).lower()
