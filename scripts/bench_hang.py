@@ -1,0 +1,160 @@
+"""Benchmark: hang detection latency, heartbeat cost and the launcher's own CPU use.
+
+    python scripts/bench_hang.py [--repeat 3]
+
+1. detection latency: rank 1 stalls before an all_reduce; with ``--hang-timeout 10``, time
+   from the stall to safelaunch's exit (raw torchrun waits for gloo's 30-minute timeout: it is
+   run with a 60 s cap here);
+2. heartbeat cost: the added time per optimizer step (the hook alone, and the median step of a
+   tiny-model loop with and without the rank runtime), and the slowdown of that loop;
+3. the launcher's CPU use while 2 ranks run quietly, safelaunch against torchrun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+HANG = str(ROOT / "tests" / "fixtures" / "hang.py")
+BOOT = str(ROOT / "safelaunch" / "runtime" / "boot")
+SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run"]
+TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
+TORCHRUN_CAP_S = 60
+
+LOOP = textwrap.dedent("""
+    import json, sys, time, torch
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = torch.randn(32, 64), torch.randn(32, 1)
+    steps, step_times = int(sys.argv[1]), []
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        opt.zero_grad(); loss.backward()
+        s = time.perf_counter(); opt.step(); step_times.append(time.perf_counter() - s)
+    wall = time.perf_counter() - t0
+    step_times.sort()
+    print(json.dumps({"wall": wall, "step": step_times[len(step_times) // 2]}))
+""")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("", 0))
+        return int(sock.getsockname()[1])
+
+
+def detection(work: Path, cmd: list[str], cap: float | None) -> float | None:
+    stamp = work / "stamp"
+    stamp.unlink(missing_ok=True)
+    env = {**os.environ, "HANG_STAMP": str(stamp)}
+    proc = subprocess.Popen([*cmd, HANG, "stall"], cwd=work, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        proc.wait(timeout=cap)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return None
+    return time.time() - float(stamp.read_text())
+
+
+def loop_run(work: Path, steps: int, runtime: bool) -> dict[str, float]:
+    env = dict(os.environ)
+    if runtime:
+        beat = work / "bench.hb"
+        from safelaunch.runtime import beatfile
+
+        beatfile.create(beat)
+        env.update(PYTHONPATH=os.pathsep.join(p for p in (BOOT, env.get("PYTHONPATH")) if p),
+                   SAFELAUNCH_HEARTBEAT_FILE=str(beat))
+        env.pop("SAFELAUNCH_RANK_PID", None)
+    out = subprocess.run([sys.executable, "-c", LOOP, str(steps)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    import json
+
+    return dict(json.loads(out.splitlines()[-1]))
+
+
+def hook_cost(work: Path, calls: int = 200_000) -> float:
+    from safelaunch.runtime import beatfile, rank
+
+    path = work / "hook.hb"
+    beatfile.create(path)
+    beat = rank.Beat(beatfile.open_map(path, writable=True))
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        beat.optimizer_step(None, (), {})
+    return (time.perf_counter() - t0) / calls
+
+
+def launcher_cpu(work: Path, cmd: list[str], seconds: float = 20) -> float:
+    script = work / "quiet.py"
+    script.write_text(f"import time, torch.distributed as d\nd.init_process_group('gloo')\n"
+                      f"time.sleep({seconds + 8})\n")
+    proc = subprocess.Popen([*cmd, str(script)], cwd=work, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        launcher = psutil.Process(proc.pid)
+        time.sleep(6)  # start-up done
+        c0, t0 = sum(launcher.cpu_times()[:2]), time.monotonic()
+        time.sleep(seconds)
+        c1, t1 = sum(launcher.cpu_times()[:2]), time.monotonic()
+        return 100 * (c1 - c0) / (t1 - t0)
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=3000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-hang-") as tmp:
+        work = Path(tmp)
+        sl = [detection(work, [*SAFELAUNCH, "--nproc", "2", "--hang-timeout", "10",
+                               "--status-interval", "0"], 120) for _ in range(args.repeat)]
+        tr = detection(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
+                              str(free_port())], TORCHRUN_CAP_S)
+        hook = hook_cost(work)
+        plain: list[dict[str, float]] = []
+        inst: list[dict[str, float]] = []
+        for _ in range(args.repeat + 2):
+            plain.append(loop_run(work, args.steps, runtime=False))
+            inst.append(loop_run(work, args.steps, runtime=True))
+        step_added = (statistics.median(r["step"] for r in inst)
+                      - statistics.median(r["step"] for r in plain))
+        slowdown = (statistics.median(r["wall"] for r in inst)
+                    / statistics.median(r["wall"] for r in plain) - 1)
+        cpu_sl = launcher_cpu(work, [*SAFELAUNCH, "--nproc", "2"])
+        cpu_tr = launcher_cpu(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
+                                     str(free_port())])
+    detected = [s for s in sl if s is not None]
+    print(f"{'benchmark':<44} {'torchrun':>14} {'safelaunch':>12}  target")
+    print(f"{'hang -> exit, --hang-timeout 10 (median)':<44} "
+          f"{f'> {TORCHRUN_CAP_S}s' if tr is None else f'{tr:.1f}s':>14} "
+          f"{statistics.median(detected) if detected else float('nan'):>11.1f}s  <= 15 s")
+    print(f"{'optimizer step hook alone':<44} {'-':>14} {hook * 1e6:>10.2f}us  <= 20 us")
+    print(f"{'median optimizer step, added':<44} {'-':>14} {step_added * 1e6:>10.2f}us  "
+          "<= 20 us")
+    print(f"{'tiny-model loop slowdown':<44} {'-':>14} {slowdown * 100:>10.2f}%  <= 1 %")
+    print(f"{'launcher CPU, ranks quiet (% of one core)':<44} {cpu_tr:>13.2f}% "
+          f"{cpu_sl:>10.2f}%  <= 1 %")
+
+
+if __name__ == "__main__":
+    main()

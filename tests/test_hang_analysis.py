@@ -1,0 +1,95 @@
+"""Hang rules replayed on heartbeat readings, without processes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
+from safelaunch.supervisor.hangs import (
+    HangPolicy,
+    RankView,
+    StepIntervals,
+    analyze,
+    find_stalls,
+    step_limit,
+)
+
+BASE = Snapshot(pid=1, step=10, step_time=100.0, beats=30, beat_time=100.0, coll_count=10,
+                coll_step=10, coll_start=100.0, forwards=10, phase_start=0.0, phase_timeout=0.0,
+                in_coll=False, init_state=INIT_DONE, stack_ready=True, coll_name="all_reduce",
+                phase_name="", metrics="")
+
+
+def view(rank: int, alive: bool = True, exit_code: int | None = None, **beat) -> RankView:
+    return RankView(rank, alive, 0.0, replace(BASE, **beat), exit_code)
+
+
+POLICY = HangPolicy(hang_timeout=10, startup_timeout=100)
+
+
+def test_auto_limit_learns_from_step_intervals():
+    auto = HangPolicy(hang_timeout=None, factor=5, floor=60, warmup_steps=3)
+    intervals = StepIntervals(warmup_steps=3)
+    assert step_limit(auto, intervals.longest) is None
+    for step, t in [(1, 0.0), (2, 30.0), (3, 31.0), (4, 33.0), (5, 34.0)]:
+        intervals.observe(0, step, t)
+    assert intervals.longest == 2.0  # the 30 s warm-up interval is ignored
+    assert step_limit(auto, intervals.longest) == 60  # floor
+    intervals.observe(0, 6, 54.0)
+    assert step_limit(auto, intervals.longest) == 100
+    assert step_limit(POLICY, None) == 10
+
+
+def test_stall_needs_more_than_the_limit():
+    views = [view(0, beat_time=95.0), view(1, beat_time=89.0)]
+    stalls = find_stalls(views, POLICY, 10, now=100.0)
+    assert [s.rank for s in stalls] == [1]
+
+
+def test_startup_timeout_before_first_step_and_phase_timeout():
+    starting = view(0, step=0, beats=0)
+    assert find_stalls([starting], POLICY, 10, now=99.0) == []
+    assert [s.rank for s in find_stalls([starting], POLICY, 10, now=101.0)] == [0]
+    in_phase = view(0, beat_time=0.0, phase_name="checkpoint", phase_start=50.0,
+                    phase_timeout=900.0)
+    assert find_stalls([in_phase], POLICY, 10, now=500.0) == []
+    assert find_stalls([in_phase], POLICY, 10, now=951.0)[0].limit_name.startswith("phase")
+
+
+def test_lone_survivor_doing_rank0_work_is_not_a_hang():
+    survivor = view(0, beat_time=50.0)
+    done = view(1, alive=False, exit_code=0)
+    assert find_stalls([survivor, done], POLICY, 10, now=100.0) == []
+    waiting = view(0, beat_time=50.0, in_coll=True)
+    assert find_stalls([waiting, done], POLICY, 10, now=100.0)
+
+
+def test_culprit_outside_collective():
+    report = analyze([view(0, in_coll=True, coll_count=11), view(1)], [])
+    assert report.culprits == [1] and report.hint is None
+
+
+def test_uneven_exit_early():
+    report = analyze([view(0, in_coll=True, coll_count=11),
+                      view(1, alive=False, exit_code=0, coll_count=10)], [])
+    assert report.culprits == [1] and "drop_last=True" in (report.hint or "")
+
+
+def test_uneven_extra_ddp_step():
+    report = analyze([view(0, forwards=11), view(1, in_coll=True, coll_name="barrier")], [])
+    assert report.culprits == [0] and report.hint
+
+
+def test_never_reached_init():
+    report = analyze([view(0, step=0, init_state=INIT_ENTERED), view(1, step=0, init_state=0)],
+                     [])
+    assert report.culprits == [1]
+    assert "never reached init_process_group" in report.findings[-1]
+
+
+def test_collective_mismatch_and_fewer_forwards():
+    report = analyze([view(0, in_coll=True, coll_count=12),
+                      view(1, in_coll=True, coll_count=11, coll_name="barrier")], [])
+    assert report.culprits == [1] and "mismatch" in report.findings[-1]
+    report = analyze([view(0, forwards=11), view(1, forwards=10)], [])
+    assert report.culprits == [1]
