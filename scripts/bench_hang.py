@@ -28,28 +28,41 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = str(ROOT / "tests" / "fixtures" / "hang.py")
-BOOT = str(ROOT / "safelaunch" / "runtime" / "boot")
 SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
 TORCHRUN_CAP_S = 60
 
 LOOP = textwrap.dedent("""
+    # The same loop, in one process, in alternating blocks with and without the rank
+    # runtime's optimizer-step hook (the only part of the runtime such a loop touches).
     import json, sys, time, torch
-    torch.manual_seed(0)
+    from pathlib import Path
+    from torch.optim.optimizer import register_optimizer_step_post_hook
+    from safelaunch.runtime import beatfile, rank
     torch.set_num_threads(1)
+    torch.manual_seed(0)
     model = torch.nn.Sequential(
         torch.nn.Linear(256, 256), torch.nn.ReLU(), torch.nn.Linear(256, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     x, y = torch.randn(64, 256), torch.randn(64, 1)
-    steps, step_times, iter_times = int(sys.argv[1]), [], []
-    for _ in range(steps):
-        i = time.perf_counter()
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        opt.zero_grad(); loss.backward()
-        s = time.perf_counter(); opt.step(); e = time.perf_counter()
-        step_times.append(e - s); iter_times.append(e - i)
-    step_times.sort(); iter_times.sort()
-    print(json.dumps({"iter": iter_times[steps // 2], "step": step_times[steps // 2]}))
+    beatfile.create(Path(sys.argv[2]))
+    beat = rank.Beat(beatfile.open_map(sys.argv[2], writable=True))
+    blocks, per_block = int(sys.argv[1]), 250
+    times = {"plain": ([], []), "runtime": ([], [])}
+    for block in range(2 * blocks):
+        kind = "runtime" if block % 2 else "plain"
+        handle = register_optimizer_step_post_hook(beat.optimizer_step) if block % 2 else None
+        iters, steps = times[kind]
+        for _ in range(per_block):
+            i = time.perf_counter()
+            loss = torch.nn.functional.mse_loss(model(x), y)
+            opt.zero_grad(); loss.backward()
+            s = time.perf_counter(); opt.step(); e = time.perf_counter()
+            iters.append(e - i); steps.append(e - s)
+        if handle is not None:
+            handle.remove()
+    med = lambda v: sorted(v)[len(v) // 2]
+    print(json.dumps({k: {"iter": med(a), "step": med(b)} for k, (a, b) in times.items()}))
 """)
 
 
@@ -74,20 +87,11 @@ def detection(work: Path, cmd: list[str], cap: float | None) -> float | None:
     return time.time() - float(stamp.read_text())
 
 
-def loop_run(work: Path, steps: int, runtime: bool) -> dict[str, float]:
-    env = dict(os.environ)
-    if runtime:
-        beat = work / "bench.hb"
-        from safelaunch.runtime import beatfile
-
-        beatfile.create(beat)
-        env.update(PYTHONPATH=os.pathsep.join(p for p in (BOOT, env.get("PYTHONPATH")) if p),
-                   SAFELAUNCH_HEARTBEAT_FILE=str(beat))
-        env.pop("SAFELAUNCH_RANK_PID", None)
-    out = subprocess.run([sys.executable, "-c", LOOP, str(steps)], env=env, check=True,
-                         capture_output=True, text=True).stdout
+def loop_run(work: Path, blocks: int) -> dict[str, dict[str, float]]:
     import json
 
+    out = subprocess.run([sys.executable, "-c", LOOP, str(blocks), str(work / "loop.hb")],
+                         check=True, capture_output=True, text=True).stdout
     return dict(json.loads(out.splitlines()[-1]))
 
 
@@ -124,7 +128,8 @@ def launcher_cpu(work: Path, cmd: list[str], seconds: float = 20) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--steps", type=int, default=5000)
+    parser.add_argument("--blocks", type=int, default=40,
+                        help="blocks of 250 iterations, with and without the runtime each")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-hang-") as tmp:
         work = Path(tmp)
@@ -133,15 +138,9 @@ def main() -> None:
         tr = detection(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
                               str(free_port())], TORCHRUN_CAP_S)
         hook = hook_cost(work)
-        plain: list[dict[str, float]] = []
-        inst: list[dict[str, float]] = []
-        for _ in range(args.repeat + 2):
-            plain.append(loop_run(work, args.steps, runtime=False))
-            inst.append(loop_run(work, args.steps, runtime=True))
-        step_added = (statistics.median(r["step"] for r in inst)
-                      - statistics.median(r["step"] for r in plain))
-        slowdown = (statistics.median(r["iter"] for r in inst)
-                    / statistics.median(r["iter"] for r in plain) - 1)
+        loop = loop_run(work, args.blocks)
+        step_added = loop["runtime"]["step"] - loop["plain"]["step"]
+        slowdown = loop["runtime"]["iter"] / loop["plain"]["iter"] - 1
         cpu_sl = launcher_cpu(work, [*SAFELAUNCH, "--nproc", "2"])
         cpu_tr = launcher_cpu(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
                                      str(free_port())])
