@@ -132,6 +132,8 @@ class RunConfig:
     collective_timeout: float | None = None
     status_interval: float = 30.0
     stack_dump: str = "auto"
+    deadline_s: float | None = None
+    """Stop the job after this many seconds (the minimal test's --timeout); not an option."""
     config_file: str | None = None
     ignored_torchrun_options: list[str] = field(default_factory=list)
 

@@ -77,9 +77,11 @@ class Supervisor:
 
     def __init__(self, plan: LaunchPlan, console: Console, collector: LogCollector,
                  watcher: ExitWatcher, reaper: ReaperHandle, events: EventLog,
-                 work_dir: Path) -> None:
+                 work_dir: Path, extra_env: dict[str, str] | None = None) -> None:
         self.plan = plan
         self._work_dir = work_dir
+        self._extra_env = dict(extra_env or {})
+        self.deadline_hit = False
         cfg = plan.config
         policy = HangPolicy(
             hang_timeout=cfg.hang_timeout if isinstance(cfg.hang_timeout, float) else None,
@@ -114,6 +116,7 @@ class Supervisor:
         beat = self.heartbeat_file(attempt, global_rank)
         beatfile.create(beat)
         env = {
+            **self._extra_env,
             JOB_ID_ENV: self.plan.run_id,
             RUN_DIR_ENV: str(run_dir),
             "TORCHELASTIC_ERROR_FILE": str(error_file_path(run_dir, attempt, global_rank)),
@@ -144,6 +147,12 @@ class Supervisor:
                             ranks={g: pid for g, _, pid in workers})
         if attempt > 0:
             self._console.notice(f"restart {attempt}: started {len(workers)} rank(s) again")
+
+    def deadline_reached(self) -> None:
+        """From a timer thread: the job ran past ``deadline_s``; stop it."""
+        self.deadline_hit = True
+        self._events.record("deadline_reached", seconds=self.plan.config.deadline_s)
+        self._stop.set()
 
     def stop_requested(self) -> bool:
         return self._stop.is_set()
@@ -319,7 +328,22 @@ def _announce(plan: LaunchPlan, console: Console) -> None:
                        + ": every rank's output already goes to the run directory")
 
 
-def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
+@dataclass
+class Prepared:
+    """A job checked, resolved by torch's parser and given its run directory; not started."""
+
+    plan: LaunchPlan
+    argv: list[str]
+    engine: Any
+    launch_config: Any
+    cmd: str
+    cmd_args: list[str]
+    events: EventLog
+    omp_before: str | None
+
+
+def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
+    """Everything before the first rank starts; raises for bad input (nothing is created)."""
     cwd = Path.cwd()
     check_entrypoint(plan.config, cwd)
     check_master_port(plan)
@@ -336,16 +360,41 @@ def launch(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     events = EventLog(plan.run_dir / "events.jsonl")
     events.record("run_started", run_id=plan.run_id, argv=argv, rank_command=[cmd, *cmd_args])
     engine_logs.to_file(plan.run_dir / "launcher.log")
-    with console.stderr_diverted(plan.run_dir / "launcher.log"):
-        return _supervise(plan, console, argv, engine, launch_config, cmd, cmd_args, events,
-                          omp_before)
+    return Prepared(plan, argv, engine, launch_config, cmd, cmd_args, events, omp_before)
 
 
-def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
-               launch_config: Any, cmd: str, cmd_args: list[str], events: EventLog,
-               omp_before: str | None) -> RunOutcome:
+def not_started(prep: Prepared, error: SafelaunchError) -> RunOutcome:
+    """The outcome of a job stopped before its ranks started (pre-flight, minimal test)."""
+    outcome = RunOutcome(
+        status=RunStatus.FAILED, exit_code=error.exit_code, reason=error.message,
+        run_id=prep.plan.run_id, run_dir=str(prep.plan.run_dir), ranks=[], root_cause_rank=None,
+        attempts=0, duration_s=0.0, started_at=time.time(), command=prep.argv)
+    _finish(prep, outcome)
+    return outcome
+
+
+def _finish(prep: Prepared, outcome: RunOutcome) -> None:
+    prep.events.record("run_finished", status=outcome.status.value,
+                       exit_code=outcome.exit_code, reason=outcome.reason)
+    prep.events.close()
+    write_json(prep.plan.run_dir / "summary.json", outcome.to_json())
+
+
+def launch(plan: LaunchPlan, console: Console, argv: list[str],
+           extra_env: dict[str, str] | None = None) -> RunOutcome:
+    """Prepare and supervise a job with no pre-start checks (see ``safelaunch.job``)."""
+    return supervise(prepare(plan, argv), console, extra_env or {})
+
+
+def supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
+    with console.stderr_diverted(prep.plan.run_dir / "launcher.log"):
+        return _supervise(prep, console, extra_env)
+
+
+def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
+    plan, engine, events = prep.plan, prep.engine, prep.events
     _announce(plan, console)
-    if omp_before is None and os.environ.get("OMP_NUM_THREADS"):
+    if prep.omp_before is None and os.environ.get("OMP_NUM_THREADS"):
         console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
                        "set it yourself to tune CPU threads")
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
@@ -353,23 +402,31 @@ def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
                              plan.config.console_ranks)
     reaper = ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
     watcher = ExitWatcher(on_exit=lambda record: sup.on_exit(record))
-    sup = Supervisor(plan, console, collector, watcher, reaper, events, fifo_dir)
+    sup = Supervisor(plan, console, collector, watcher, reaper, events, fifo_dir, extra_env)
     collector.start()
     watcher.start()
     sup.monitor.start()
+    deadline = None
+    if plan.config.deadline_s is not None:
+        deadline = threading.Timer(plan.config.deadline_s, sup.deadline_reached)
+        deadline.daemon = True
+        deadline.start()
     started, t0 = time.time(), time.monotonic()
     result = engine.EngineResult(succeeded=False)
     error: SafelaunchError | None = None
     try:
         try:
             with engine.signals_raise():
-                result = engine.run_engine(launch_config, cmd, cmd_args, sup, plan.run_dir)
+                result = engine.run_engine(prep.launch_config, prep.cmd, prep.cmd_args, sup,
+                                           plan.run_dir)
         except engine.SignalException as exc:
             result = engine.EngineResult(succeeded=False, signal=int(exc.sigval))
         except SafelaunchError as exc:
             error = exc
     finally:
         with sup.signals_deferred():
+            if deadline is not None:
+                deadline.cancel()
             sup.stop_job(signal.SIGTERM)  # nothing of the job may outlive the run
             sup.monitor.stop()
             collector.stop()
@@ -378,11 +435,8 @@ def _supervise(plan: LaunchPlan, console: Console, argv: list[str], engine: Any,
             shutil.rmtree(fifo_dir, ignore_errors=True)
             _remove_empty(plan.run_dir / "stacks")
     with sup.signals_deferred():
-        outcome = _outcome(plan, sup, result, error, argv, started, time.monotonic() - t0)
-        events.record("run_finished", status=outcome.status.value, exit_code=outcome.exit_code,
-                      reason=outcome.reason)
-        events.close()
-        write_json(plan.run_dir / "summary.json", outcome.to_json())
+        outcome = _outcome(plan, sup, result, error, prep.argv, started, time.monotonic() - t0)
+        _finish(prep, outcome)
     return outcome
 
 
@@ -401,6 +455,8 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
         root = decision.root_cause
         if error is not None and decision.root_cause is None:
             code, reason = error.exit_code, error.message
+        elif sup.deadline_hit and decision.root_cause is None:
+            reason = f"stopped after the {plan.config.deadline_s:g}s time limit"
     culprits = sup.hang.culprits if sup.hang is not None else []
     return RunOutcome(
         status=status, exit_code=code, reason=reason, run_id=plan.run_id,

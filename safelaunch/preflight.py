@@ -1,0 +1,299 @@
+"""Pre-flight checks: each returns pass, warn, fail or skip with one line of advice.
+
+They run in parallel under one time budget, never raise and never exit; ``run_checks`` hands
+back the results, and the caller decides (a failure stops ``safelaunch run`` with exit 125,
+a warning does not).  Thresholds are data (``THRESHOLDS``).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import socket
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from safelaunch import gpu
+
+MIB = 1 << 20
+THRESHOLDS = {
+    "shm_warn_bytes": 512 * MIB,  # DeepSpeed's ds_report warns below 512 MB too
+    "disk_warn_bytes": 1024 * MIB,
+    "disk_fail_bytes": 100 * MIB,
+    "nofile_warn": 4096,
+    "temperature_warn_c": 85,
+    "budget_s": 1.8,
+}
+SLOW_LINKS = {"PHB", "NODE", "SYS"}
+XID_MEANINGS = {13: "graphics engine exception", 31: "GPU memory page fault",
+                43: "GPU stopped processing", 45: "preemptive cleanup",
+                48: "double-bit ECC error", 61: "internal micro-controller error",
+                62: "internal micro-controller halt", 63: "ECC page retirement",
+                64: "ECC page retirement failed", 74: "NVLink error",
+                79: "GPU has fallen off the bus", 92: "high single-bit ECC rate",
+                94: "contained ECC error", 95: "uncontained ECC error"}
+
+
+class Status(str, Enum):
+    PASS = "pass"
+    WARN = "warn"
+    FAIL = "fail"
+    SKIP = "skip"
+
+
+@dataclass
+class CheckResult:
+    name: str
+    status: Status
+    message: str
+    advice: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        return data
+
+
+@dataclass
+class PreflightInput:
+    nproc: int | None
+    """Ranks on this node; None when torch decides (auto/gpu/cpu)."""
+    expect_gpus: bool
+    run_dir: Path
+    multi_node: bool = False
+    master_addr: str | None = None
+    master_port: int | None = None
+    check_port: bool = False
+    shm_path: str = "/dev/shm"
+    environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+
+
+@dataclass
+class PreflightReport:
+    results: list[CheckResult]
+    seconds: float
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [r for r in self.results if r.status is Status.FAIL]
+
+    @property
+    def warnings(self) -> list[CheckResult]:
+        return [r for r in self.results if r.status is Status.WARN]
+
+    def counts(self) -> str:
+        n = {s: sum(r.status is s for r in self.results) for s in Status}
+        return (f"{n[Status.PASS]} passed, {n[Status.WARN]} warning(s), {n[Status.FAIL]} "
+                f"failed, {n[Status.SKIP]} skipped ({self.seconds:.2f}s)")
+
+    def to_json(self) -> dict[str, object]:
+        return {"seconds": round(self.seconds, 3), "results": [r.to_json() for r in self.results]}
+
+
+def _size(n: float) -> str:
+    return f"{n / MIB:.0f} MiB" if n < 1024 * MIB else f"{n / (1024 * MIB):.1f} GiB"
+
+
+# -- the checks ----------------------------------------------------------------------------
+
+
+def check_gpus(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> list[CheckResult]:
+    if gpus is None or not gpus:
+        why = "nvidia-smi not found" if gpus is None else "nvidia-smi lists no GPU"
+        status = Status.FAIL if inp.expect_gpus else Status.SKIP
+        return [CheckResult("gpus", status, f"no GPU ({why}); ranks use gloo on CPU",
+                            "install the NVIDIA driver or run on a GPU machine"
+                            if inp.expect_gpus else "")]
+    results = []
+    visible_env = inp.environ.get("CUDA_VISIBLE_DEVICES")
+    visible = gpu.visible_indices(gpus, visible_env)
+    if visible is None:
+        results.append(CheckResult(
+            "CUDA_VISIBLE_DEVICES", Status.FAIL,
+            f"CUDA_VISIBLE_DEVICES={visible_env!r} names a GPU that does not exist "
+            f"(GPUs: {', '.join(str(g.index) for g in gpus)})",
+            "fix or unset CUDA_VISIBLE_DEVICES"))
+        return results
+    if visible_env is not None:
+        results.append(CheckResult("CUDA_VISIBLE_DEVICES", Status.PASS,
+                                   f"CUDA_VISIBLE_DEVICES={visible_env}"))
+    if inp.nproc is not None and inp.expect_gpus and inp.nproc > len(visible):
+        results.append(CheckResult(
+            "gpus", Status.FAIL, f"--nproc {inp.nproc} but only {len(visible)} GPU(s) visible",
+            f"use --nproc {len(visible)} or make more GPUs visible"))
+    else:
+        results.append(CheckResult("gpus", Status.PASS, f"{len(visible)} GPU(s) visible: "
+                                   f"{gpus[0].name}, driver {gpus[0].driver}"))
+    used = [g for g in gpus if g.index in visible][: inp.nproc or len(gpus)]
+    hot = [g for g in used if (g.temperature or 0) >= THRESHOLDS["temperature_warn_c"]]
+    ecc = [g for g in used if (g.ecc_uncorrected or 0) > 0]
+    if ecc:
+        results.append(CheckResult(
+            "gpu health", Status.FAIL,
+            "uncorrected ECC errors on GPU " + ", ".join(
+                f"{g.index} ({g.ecc_uncorrected})" for g in ecc),
+            "this GPU is faulty: ask the provider for another machine"))
+    elif hot:
+        results.append(CheckResult(
+            "gpu health", Status.WARN,
+            "hot GPU(s): " + ", ".join(f"{g.index} at {g.temperature} C" for g in hot),
+            "check cooling; thermal throttling slows every rank to the slowest GPU"))
+    else:
+        results.append(CheckResult("gpu health", Status.PASS,
+                                   "no uncorrected ECC errors, temperatures normal"))
+    return results
+
+
+def check_topology(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
+    if not gpus or len(gpus) < 2 or (inp.nproc is not None and inp.nproc < 2):
+        return CheckResult("gpu topology", Status.SKIP, "fewer than two GPUs in use")
+    links = gpu.topology()
+    if links is None:
+        return CheckResult("gpu topology", Status.SKIP, "nvidia-smi topo -m not available")
+    visible = gpu.visible_indices(gpus, inp.environ.get("CUDA_VISIBLE_DEVICES")) or []
+    used = [i for i in visible if i >= 0][: inp.nproc or len(visible)]
+    slow = sorted({(a, b, links[(a, b)]) for a in used for b in used
+                   if a < b and links.get((a, b)) in SLOW_LINKS})
+    if slow:
+        pairs = ", ".join(f"GPU{a}-GPU{b} {kind}" for a, b, kind in slow[:4])
+        return CheckResult("gpu topology", Status.WARN, f"slow links between GPUs: {pairs}",
+                           "traffic crosses the CPU/PCIe host bridge: expect slower "
+                           "all_reduce; prefer GPUs on one switch or NVLink")
+    return CheckResult("gpu topology", Status.PASS, "GPUs in use share fast links")
+
+
+def check_xid(_: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
+    if not gpus:
+        return CheckResult("gpu Xid errors", Status.SKIP, "no GPU")
+    log = gpu.kernel_log()
+    if log is None:
+        return CheckResult("gpu Xid errors", Status.SKIP, "kernel log not readable (dmesg)")
+    xids = gpu.xid_errors(log)
+    if not xids:
+        return CheckResult("gpu Xid errors", Status.PASS, "no NVRM Xid errors in the kernel log")
+    latest = xids[-1]
+    meaning = XID_MEANINGS.get(latest[1], "see NVIDIA's Xid catalog")
+    fatal = {48, 62, 64, 74, 79, 95}
+    status = Status.FAIL if any(code in fatal for _, code in xids) else Status.WARN
+    return CheckResult("gpu Xid errors", status,
+                       f"{len(xids)} Xid error(s), latest Xid {latest[1]} ({meaning}) on "
+                       f"{latest[0]}",
+                       "a GPU that logged fatal Xids will crash or hang NCCL: reboot or move "
+                       "to another machine" if status is Status.FAIL else
+                       "watch for crashes; rebooting clears transient faults")
+
+
+def check_shm(inp: PreflightInput) -> CheckResult:
+    try:
+        st = os.statvfs(inp.shm_path)
+    except OSError:
+        return CheckResult("/dev/shm", Status.WARN, f"{inp.shm_path} is missing",
+                           "DataLoader workers and NCCL need shared memory; mount a tmpfs")
+    total, free = st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+    if total < THRESHOLDS["shm_warn_bytes"] and (inp.nproc or 2) > 1:
+        return CheckResult(
+            "/dev/shm", Status.WARN, f"{inp.shm_path} is only {_size(total)}",
+            "DataLoader workers die with bus errors and NCCL's shared-memory transport fails: "
+            "start the container with --shm-size=8g (or --ipc=host), or export "
+            "NCCL_SHM_DISABLE=1")
+    return CheckResult("/dev/shm", Status.PASS, f"{_size(total)} ({_size(free)} free)")
+
+
+def check_disk(inp: PreflightInput) -> CheckResult:
+    path = inp.run_dir
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        free = shutil.disk_usage(path).free
+    except OSError as exc:
+        return CheckResult("disk", Status.SKIP, f"cannot read free space: {exc.strerror}")
+    if free < THRESHOLDS["disk_fail_bytes"]:
+        return CheckResult("disk", Status.FAIL, f"only {_size(free)} free for the run directory",
+                           "free disk space or pass --run-dir on a bigger disk")
+    if free < THRESHOLDS["disk_warn_bytes"]:
+        return CheckResult("disk", Status.WARN, f"only {_size(free)} free for the run directory",
+                           "logs and checkpoints may fill the disk ('No space left on device')")
+    return CheckResult("disk", Status.PASS, f"{_size(free)} free for the run directory")
+
+
+def check_port(inp: PreflightInput) -> CheckResult:
+    if not inp.check_port or inp.master_port is None:
+        return CheckResult("master port", Status.SKIP, "picked by safelaunch or torch")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("", inp.master_port))
+        except OSError as exc:
+            return CheckResult(
+                "master port", Status.FAIL,
+                f"master port {inp.master_port} is already in use ({exc.strerror})",
+                "another job may be running; pass a free --master-port, or leave it out on "
+                "one node and safelaunch picks one")
+    return CheckResult("master port", Status.PASS, f"port {inp.master_port} is free")
+
+
+def check_master_addr(inp: PreflightInput) -> CheckResult:
+    if not inp.multi_node or not inp.master_addr:
+        return CheckResult("master address", Status.SKIP, "single node")
+    try:
+        infos = socket.getaddrinfo(inp.master_addr, inp.master_port or 0, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        return CheckResult("master address", Status.FAIL,
+                           f"cannot resolve {inp.master_addr}: {exc.strerror or exc}",
+                           "use an IP address or a name every node resolves (/etc/hosts)")
+    return CheckResult("master address", Status.PASS,
+                       f"{inp.master_addr} resolves to {infos[0][4][0]}")
+
+
+def check_open_files(_: PreflightInput) -> CheckResult:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < THRESHOLDS["nofile_warn"]:
+        return CheckResult("open files", Status.WARN, f"open-file limit is {soft} (hard {hard})",
+                           "DataLoader workers and NCCL open many files: ulimit -n 65536")
+    return CheckResult("open files", Status.PASS, f"open-file limit {soft}")
+
+
+def run_checks(inp: PreflightInput) -> PreflightReport:
+    started = time.monotonic()
+    gpus = gpu.list_gpus()
+    jobs: list[tuple[str, Callable[[], list[CheckResult] | CheckResult]]] = [
+        ("gpus", lambda: check_gpus(inp, gpus)),
+        ("gpu topology", lambda: check_topology(inp, gpus)),
+        ("gpu Xid errors", lambda: check_xid(inp, gpus)),
+        ("/dev/shm", lambda: check_shm(inp)),
+        ("disk", lambda: check_disk(inp)),
+        ("master port", lambda: check_port(inp)),
+        ("master address", lambda: check_master_addr(inp)),
+        ("open files", lambda: check_open_files(inp)),
+    ]
+    results: list[CheckResult] = []
+    budget = max(THRESHOLDS["budget_s"] - (time.monotonic() - started), 0.1)
+    pool = ThreadPoolExecutor(max_workers=len(jobs))
+    futures = {name: pool.submit(job) for name, job in jobs}
+    wait(futures.values(), timeout=budget)
+    for name, future in futures.items():
+        if not future.done():
+            results.append(CheckResult(name, Status.SKIP, "took too long"))
+            continue
+        try:
+            out = future.result()
+        except Exception as exc:  # a check must never stop the launch by crashing
+            results.append(CheckResult(name, Status.SKIP, f"could not run: {exc!r}"))
+            continue
+        results.extend(out if isinstance(out, list) else [out])
+    pool.shutdown(wait=False, cancel_futures=True)
+    return PreflightReport(results, time.monotonic() - started)
+
+
+def render(report: PreflightReport, everything: bool) -> list[str]:
+    lines = [f"pre-flight: {report.counts()}"]
+    for r in report.results:
+        if everything or r.status in (Status.WARN, Status.FAIL):
+            advice = f" -> {r.advice}" if r.advice and r.status is not Status.PASS else ""
+            lines.append(f"  {r.status.value:<4}  {r.name:<20} {r.message}{advice}")
+    return lines
