@@ -6,11 +6,13 @@ its kind (see ``errors`` and ``exit_codes``); never a traceback.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import sys
 import tempfile
 import traceback
+import warnings
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -63,9 +65,9 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
 
     Everything after SCRIPT is passed to the script untouched.
     """
+    from safelaunch.job import run_job
     from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
-    from safelaunch.supervisor.run import launch
 
     ignored = [f"--{dest.replace('_', '-')}" for _, dest in options.IGNORED_TORCHRUN_OPTIONS
                if opts.pop(dest, None) is not None]
@@ -75,9 +77,97 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
                       short_id=secrets.token_hex(3), cwd=Path.cwd())
     console = Console()
-    outcome = launch(plan, console, ["safelaunch", *sys.argv[1:]])
+    outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(outcome))
     ctx.exit(outcome.exit_code)
+
+
+def _default_nproc() -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import torch
+    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    return str(gpus or 2)
+
+
+def _topology_config(opts: dict[str, Any], script: str = "safelaunch.minimal_test") -> RunConfig:
+    values = {k: v for k, v in opts.items() if k in options.TOPOLOGY and v is not None}
+    values.setdefault("nproc", _default_nproc())
+    return RunConfig(script=script, module=True, **values)
+
+
+@cli.command("minimal-test")
+@options.apply(options.topology_options())
+@click.option("--backend", type=click.Choice(["auto", "nccl", "gloo"]), default="auto",
+              show_default=True, help="NCCL where every rank has a GPU, else gloo.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+              help="Seconds the whole test may take; it never hangs longer.")
+@click.option("--bandwidth", is_flag=True, help="Also measure all_reduce bandwidth, 1 KiB "
+              "to 64 MiB (nccl-tests' algbw and busbw).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, bandwidth: bool,
+                         as_json: bool, **opts: Any) -> None:
+    """Check init_process_group and collectives on every rank, in seconds.
+
+    Exits 0 when every step passed on every rank, 125 otherwise.
+    """
+    from safelaunch import sanity
+    from safelaunch.plan import build_plan
+    from safelaunch.supervisor.rundir import create_run_dir, write_json
+
+    config = _topology_config(opts)
+    plan = build_plan(config, now=datetime.now(timezone.utc), short_id=secrets.token_hex(3),
+                      cwd=Path.cwd())
+    run_dir = Path(str(plan.run_dir) + ("-minimal-test" if config.run_dir is None else ""))
+    create_run_dir(run_dir, None)
+    report = sanity.run_minimal_test(
+        config, sanity.MinimalTestOptions(backend, timeout, bandwidth), run_dir)
+    write_json(run_dir / "minimal_test.json", report.to_json())
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo("\n".join(sanity.render(report)))
+        click.echo(f"report: {run_dir}")
+    ctx.exit(0 if report.passed else 125)
+
+
+@cli.command("preflight")
+@options.apply(options.topology_options())
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.pass_context
+def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None:
+    """Check this machine before a run: GPUs, /dev/shm, disk, ports, limits, GPU health.
+
+    Exits 125 when a check fails, 0 otherwise (warnings included).
+    """
+    from safelaunch import gpu, preflight
+    from safelaunch.plan import DEFAULT_RUNS_ROOT
+
+    nproc = opts.get("nproc") or str(len(gpu.list_gpus() or []) or 1)
+    run_dir = Path(opts.get("run_dir") or DEFAULT_RUNS_ROOT)
+    nnodes = str(opts.get("nnodes") or "1")
+    report = preflight.run_checks(preflight.PreflightInput(
+        nproc=int(nproc) if nproc.isdigit() else None,
+        expect_gpus=nproc == "gpu" or bool(gpu.list_gpus()), run_dir=run_dir,
+        multi_node=nnodes.split(":")[-1] != "1", master_addr=opts.get("master_addr"),
+        master_port=opts.get("master_port"),
+        check_port=opts.get("master_port") is not None and not opts.get("node_rank")))
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        click.echo("\n".join(preflight.render(report, everything=True)))
+    ctx.exit(125 if report.failed else 0)
+
+
+@cli.command("env")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def env_command(as_json: bool) -> None:
+    """Print the facts to paste into a bug report (secrets redacted)."""
+    from safelaunch import envinfo
+
+    info = envinfo.collect()
+    click.echo(json.dumps(info, indent=2) if as_json else envinfo.render(info).rstrip("\n"))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -132,6 +132,13 @@ class RunConfig:
     collective_timeout: float | None = None
     status_interval: float = 30.0
     stack_dump: str = "auto"
+    preflight: bool = True
+    minimal_test: bool = True
+    minimal_test_backend: str = "auto"
+    minimal_test_timeout: float = 120.0
+    debug_level: str = "basic"
+    apply_remedy: bool = False
+    fallback_gloo: bool = False
     deadline_s: float | None = None
     """Stop the job after this many seconds (the minimal test's --timeout); not an option."""
     config_file: str | None = None

@@ -1,6 +1,7 @@
 """Debug environment profiles, kept as a table: what ``--debug-level`` exports to the ranks.
 
-Each entry is (variable, value, why).  ``{run_dir}`` in a value is replaced with the run
+Each ``Entry`` is a variable, its value and why; some apply only to NCCL jobs or to a range
+of torch versions.  ``{run_dir}`` in a value is replaced with the run
 directory.  A variable the user already set is never overridden: ``resolve`` reports it as
 kept, and safelaunch prints and records both lists.
 """
@@ -11,42 +12,73 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 LEVELS = ("off", "basic", "detail")
+FR_RENAMED_IN = (2, 11)  # torch's flight recorder variables lost their NCCL_ prefix here
 
-BASIC: list[tuple[str, str, str]] = [
-    ("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1",
-     "a failed or timed-out NCCL collective aborts the rank instead of hanging"),
-    ("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 collectives)"),
-    ("TORCH_FR_BUFFER_SIZE", "2000", "flight recorder on (newer torch name)"),
-    ("TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times out"),
-    ("TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "{run_dir}/nccl_flight_recorder/rank_",
-     "flight recorder dumps go to the run directory"),
-    ("TORCH_FR_DUMP_TEMP_FILE", "{run_dir}/nccl_flight_recorder/rank_",
-     "flight recorder dumps go to the run directory (newer torch name)"),
-    ("PYTHONFAULTHANDLER", "1", "a Python traceback on SIGSEGV, SIGABRT and SIGBUS"),
-    ("NCCL_DEBUG", "WARN", "NCCL prints its warnings and errors"),
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    value: str
+    why: str
+    nccl_only: bool = False
+    """Only when the ranks use NCCL (the flight recorder crashes gloo-only jobs at exit)."""
+    torch_min: tuple[int, int] | None = None
+    torch_before: tuple[int, int] | None = None
+
+    def applies(self, nccl: bool, torch_version: tuple[int, int]) -> bool:
+        if self.nccl_only and not nccl:
+            return False
+        if self.torch_min is not None and torch_version < self.torch_min:
+            return False
+        return self.torch_before is None or torch_version < self.torch_before
+
+
+FR_DUMP_PATH = "{run_dir}/nccl_flight_recorder/rank_"
+FLIGHT_RECORDER_DUMP = [
+    Entry("TORCH_FR_DUMP_TEMP_FILE", FR_DUMP_PATH, "flight recorder dumps go to the run "
+          "directory", nccl_only=True, torch_min=FR_RENAMED_IN),
+    Entry("TORCH_NCCL_DEBUG_INFO_TEMP_FILE", FR_DUMP_PATH, "flight recorder dumps go to the run "
+          "directory", nccl_only=True, torch_before=FR_RENAMED_IN),
 ]
 
-DETAIL: list[tuple[str, str, str]] = [
-    ("NCCL_DEBUG", "INFO", "NCCL prints its setup: transports, rings, network interfaces"),
-    ("NCCL_DEBUG_SUBSYS", "INIT,NET,ENV,GRAPH", "the NCCL subsystems worth reading at start"),
-    ("TORCH_DISTRIBUTED_DEBUG", "DETAIL", "torch checks that ranks issue matching collectives"),
-    ("TORCH_SHOW_CPP_STACKTRACES", "1", "C++ stack traces in torch errors"),
-    ("TORCH_CPP_LOG_LEVEL", "INFO", "torch's C++ log messages"),
-    ("CUDA_LAUNCH_BLOCKING", "1",
-     "CUDA errors are reported at the kernel that caused them (slows training a lot)"),
+BASIC: list[Entry] = [
+    Entry("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1",
+          "a failed or timed-out NCCL collective aborts the rank instead of hanging"),
+    Entry("TORCH_FR_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 collectives)",
+          nccl_only=True, torch_min=FR_RENAMED_IN),
+    Entry("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 "
+          "collectives)", nccl_only=True, torch_before=FR_RENAMED_IN),
+    Entry("TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times "
+          "out", nccl_only=True),
+    *FLIGHT_RECORDER_DUMP,
+    Entry("PYTHONFAULTHANDLER", "1", "a Python traceback on SIGSEGV, SIGABRT and SIGBUS"),
+    Entry("NCCL_DEBUG", "WARN", "NCCL prints its warnings and errors"),
+]
+
+DETAIL: list[Entry] = [
+    Entry("NCCL_DEBUG", "INFO", "NCCL prints its setup: transports, rings, network interfaces"),
+    Entry("NCCL_DEBUG_SUBSYS", "INIT,NET,ENV,GRAPH", "the NCCL subsystems worth reading at "
+          "start"),
+    Entry("TORCH_DISTRIBUTED_DEBUG", "DETAIL", "torch checks that ranks issue matching "
+          "collectives"),
+    Entry("TORCH_SHOW_CPP_STACKTRACES", "1", "C++ stack traces in torch errors"),
+    Entry("TORCH_CPP_LOG_LEVEL", "INFO", "torch's C++ log messages"),
+    Entry("CUDA_LAUNCH_BLOCKING", "1", "CUDA errors are reported at the kernel that caused them "
+          "(slows training a lot)"),
 ]
 
 SLOW_VARIABLES = {"CUDA_LAUNCH_BLOCKING": "it makes every CUDA kernel launch synchronous",
                   "TORCH_DISTRIBUTED_DEBUG": "it checks every collective across ranks"}
 
 
-def profile(level: str) -> list[tuple[str, str, str]]:
-    """The entries of a level; later entries win (detail's NCCL_DEBUG=INFO over WARN)."""
-    if level == "off":
-        return []
-    entries = {name: (name, value, why) for name, value, why in BASIC}
+def profile(level: str) -> list[Entry]:
+    """The entries of a level; later entries win (detail's NCCL_DEBUG=INFO over WARN).  At
+    every level, NCCL's flight-recorder dumps are pointed into the run directory."""
+    entries = {e.name: e for e in FLIGHT_RECORDER_DUMP}
+    if level in ("basic", "detail"):
+        entries.update({e.name: e for e in BASIC})
     if level == "detail":
-        entries.update({name: (name, value, why) for name, value, why in DETAIL})
+        entries.update({e.name: e for e in DETAIL})
     return list(entries.values())
 
 
@@ -64,9 +96,13 @@ class DebugEnv:
                 "warnings": self.warnings}
 
 
-def resolve(level: str, environ: Mapping[str, str], run_dir: str) -> DebugEnv:
+def resolve(level: str, environ: Mapping[str, str], run_dir: str, *, nccl: bool,
+            torch_version: tuple[int, int]) -> DebugEnv:
     result = DebugEnv(level)
-    for name, value, _ in profile(level):
+    for entry in profile(level):
+        if not entry.applies(nccl, torch_version):
+            continue
+        name, value = entry.name, entry.value
         if name in environ:
             result.kept[name] = environ[name]
             continue

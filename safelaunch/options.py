@@ -22,7 +22,11 @@ def _spellings(names: tuple[str, ...]) -> list[str]:
     decls: list[str] = []
     for name in names:
         decls.append(name)
-        if name.startswith("--") and "-" in name[2:]:
+        if "/" in name:  # a boolean pair: --minimal-test/--no-minimal-test
+            on, off = name.split("/")
+            if "-" in on[2:]:
+                decls.append(f"--{on[2:].replace('-', '_')}/--{off[2:].replace('-', '_')}")
+        elif name.startswith("--") and "-" in name[2:]:
             decls.append("--" + name[2:].replace("-", "_"))
     return decls
 
@@ -36,14 +40,21 @@ class Option(click.Option):
     def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
         saved = self.opts
         self.opts = [o for o in saved if not (o.startswith("--") and "_" in o)]
+        secondary = self.secondary_opts
+        self.secondary_opts = [o for o in secondary if "_" not in o]
         try:
             return super().get_help_record(ctx)
         finally:
             self.opts = saved
+            self.secondary_opts = secondary
+
+
+_RUN_KWARGS: dict[str, dict[str, Any]] = {}
 
 
 def option(*names: str, dest: str, torchrun: str | None = None, **kwargs: Any) -> Callable[[F], F]:
     """A click option with both spellings and its environment variables."""
+    _RUN_KWARGS.setdefault(dest, {"torchrun": torchrun, **kwargs})
     envvars = [f"SAFELAUNCH_{dest.upper()}"]
     if torchrun:
         envvars.append(f"PET_{torchrun.upper()}")
@@ -122,6 +133,23 @@ run_options: list[Callable[[F], F]] = [
            default="auto", show_default=True,
            help="How stacks are captured on a hang: py-spy, the in-rank signal handler, or "
                 "py-spy with the signal as fallback."),
+    option("--preflight/--no-preflight", dest="preflight", default=True, show_default=True,
+           help="Check the machine (GPUs, /dev/shm, disk, ports...) before starting."),
+    option("--minimal-test/--no-minimal-test", dest="minimal_test", default=True,
+           show_default=True, help="Run the minimal DDP test before training."),
+    option("--minimal-test-backend", dest="minimal_test_backend",
+           type=click.Choice(["auto", "nccl", "gloo"]), default="auto", show_default=True,
+           help="Backend of the minimal test: NCCL where every rank has a GPU, else gloo."),
+    option("--minimal-test-timeout", dest="minimal_test_timeout",
+           type=click.FloatRange(min=1), default=120.0, show_default=True,
+           help="Seconds the minimal test may take."),
+    option("--debug-level", dest="debug_level", type=click.Choice(["off", "basic", "detail"]),
+           default="basic", show_default=True,
+           help="Debug environment variables for the ranks (never overriding yours)."),
+    option("--apply-remedy", dest="apply_remedy", is_flag=True, default=False,
+           help="If the NCCL minimal test fails and a workaround passes, train with it."),
+    option("--fallback-gloo", dest="fallback_gloo", is_flag=True, default=False,
+           help="If only gloo passes the minimal test, train with DDP_BACKEND=gloo."),
 ]
 
 ignored_options: list[Callable[[F], F]] = [
@@ -139,3 +167,24 @@ def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
         return func
 
     return decorate
+
+
+TOPOLOGY = ("nproc", "nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
+            "rdzv_endpoint", "rdzv_id", "rdzv_conf", "standalone", "local_addr", "run_dir")
+
+
+def topology_options(nproc_default: str | None = None) -> list[Callable[[F], F]]:
+    """The run options that say where ranks run, for minimal-test and preflight."""
+    names = [("--nproc", "--nproc-per-node"), ("--nnodes",), ("--node-rank",),
+             ("--master-addr",), ("--master-port",), ("--rdzv-backend",), ("--rdzv-endpoint",),
+             ("--rdzv-id",), ("--rdzv-conf",), ("--standalone",), ("--local-addr",),
+             ("--run-dir",)]
+    chosen = []
+    for dest, decls in zip(TOPOLOGY, names, strict=True):
+        kwargs = dict(_RUN_KWARGS[dest])
+        if dest == "nproc":
+            kwargs.update(default=nproc_default, show_default=False,
+                          help="Ranks on this node [default: the number of GPUs, or 2 "
+                               "without one].")
+        chosen.append(option(*decls, dest=dest, **kwargs))
+    return chosen

@@ -40,3 +40,16 @@ def mask(text: str, secrets: list[str]) -> str:
         if secret in text:
             text = text.replace(secret, REDACTED)
     return text
+
+
+_PROCESS_SECRETS: list[str] | None = None
+
+
+def process_secrets() -> list[str]:
+    """The secret values of this process's environment, computed once."""
+    global _PROCESS_SECRETS
+    if _PROCESS_SECRETS is None:
+        import os
+
+        _PROCESS_SECRETS = secret_values(os.environ)
+    return _PROCESS_SECRETS

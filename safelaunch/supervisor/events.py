@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from safelaunch.redact import mask, process_secrets
+
 
 class EventLog:
     def __init__(self, path: Path) -> None:
@@ -19,7 +21,7 @@ class EventLog:
         entry = {"time": round(time.time(), 3),
                  "elapsed_s": round(time.monotonic() - self._start, 3),
                  "event": event, **fields}
-        line = json.dumps(entry, default=str) + "\n"
+        line = mask(json.dumps(entry, default=str), process_secrets()) + "\n"
         with self._lock:
             if not self._fh.closed:
                 self._fh.write(line)

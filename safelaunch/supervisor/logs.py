@@ -5,7 +5,8 @@ stdout or stderr, exactly as it would open a log file.  One reader thread waits 
 them, cuts the bytes into whole lines (a ``\\r`` progress update counts as a line, a line of
 megabytes stays one line, bytes that are not UTF-8 pass through untouched), and writes each
 batch once to the rank's file (``rank<N>.log``, a UTC timestamp and the stream on every line)
-and once to the console (``[rank<N>] `` prefix).  Because the reader keeps a writing end of
+and once to the console (``[rank<N>] `` prefix).  The values of the launcher's secret
+variables (API keys, tokens) are masked on the way.  Because the reader keeps a writing end of
 every FIFO open itself, a stream never reports end-of-file; ``stop`` drains what is left.
 """
 
@@ -19,6 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from safelaunch.redact import REDACTED, process_secrets
 
 READ_SIZE = 1 << 16
 STREAMS = ("out", "err")
@@ -108,6 +111,7 @@ class LogCollector:
         self._fifo_dir = fifo_dir
         self._console = console
         self._console_ranks = console_ranks
+        self._secrets = [(s.encode(), REDACTED.encode()) for s in process_secrets()]
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -208,6 +212,8 @@ class LogCollector:
         if not lines:
             return
         rank = stream.global_rank
+        if self._secrets:
+            lines = [self._mask(line) for line in lines]
         head = utc_stamp(time.time()) + (b" out " if stream.kind == "out" else b" err ")
         self._write_file(rank, b"".join([head + line + b"\n" for line in lines]))
         for line in reversed(lines):
@@ -217,6 +223,12 @@ class LogCollector:
         if self._console_ranks is None or rank in self._console_ranks:
             prefix = f"[rank{rank}] ".encode()
             self._console(stream.kind, b"".join([prefix + line + b"\n" for line in lines]))
+
+    def _mask(self, line: bytes) -> bytes:
+        for secret, replacement in self._secrets:
+            if secret in line:
+                line = line.replace(secret, replacement)
+        return line
 
     def _write_file(self, rank: int, data: bytes) -> None:
         fd = self._files[rank]

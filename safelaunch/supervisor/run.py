@@ -54,8 +54,6 @@ from safelaunch.supervisor.rundir import create_run_dir, write_json
 HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
 BOOT_DIR = Path(__file__).resolve().parent.parent / "runtime" / "boot"
-# torch's NCCL flight recorder dumps (one file per rank), pointed into the run directory
-FLIGHT_RECORDER_ENV = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_TEMP_FILE")
 
 
 def error_file_path(run_dir: Path, attempt: int, global_rank: int) -> Path:
@@ -127,9 +125,6 @@ class Supervisor:
         }
         if self.plan.config.collective_timeout is not None:
             env[COLLECTIVE_TIMEOUT_ENV] = f"{self.plan.config.collective_timeout:g}"
-        for name in FLIGHT_RECORDER_ENV:
-            if name not in os.environ:
-                env[name] = str(run_dir / "nccl_flight_recorder" / "rank_")
         return env
 
     def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
@@ -315,7 +310,9 @@ def _write_start_files(plan: LaunchPlan, argv: list[str], cwd: Path) -> None:
     write_json(run_dir / "env.json", redact_env(dict(os.environ)))
 
 
-def _announce(plan: LaunchPlan, console: Console) -> None:
+def announce(prep: Prepared, console: Console) -> None:
+    """What is about to run, where, and where its logs go."""
+    plan = prep.plan
     cfg: RunConfig = plan.config
     where = (f"master {plan.master_addr}:{plan.master_port}"
              + (" (a free port)" if plan.port_was_picked else "")
@@ -326,6 +323,9 @@ def _announce(plan: LaunchPlan, console: Console) -> None:
     if cfg.ignored_torchrun_options:
         console.notice("ignored torchrun option(s) " + ", ".join(cfg.ignored_torchrun_options)
                        + ": every rank's output already goes to the run directory")
+    if prep.omp_before is None and os.environ.get("OMP_NUM_THREADS"):
+        console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
+                       "set it yourself to tune CPU threads")
 
 
 @dataclass
@@ -383,7 +383,9 @@ def _finish(prep: Prepared, outcome: RunOutcome) -> None:
 def launch(plan: LaunchPlan, console: Console, argv: list[str],
            extra_env: dict[str, str] | None = None) -> RunOutcome:
     """Prepare and supervise a job with no pre-start checks (see ``safelaunch.job``)."""
-    return supervise(prepare(plan, argv), console, extra_env or {})
+    prep = prepare(plan, argv)
+    announce(prep, console)
+    return supervise(prep, console, extra_env or {})
 
 
 def supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
@@ -393,10 +395,6 @@ def supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> Ru
 
 def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
     plan, engine, events = prep.plan, prep.engine, prep.events
-    _announce(plan, console)
-    if prep.omp_before is None and os.environ.get("OMP_NUM_THREADS"):
-        console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
-                       "set it yourself to tune CPU threads")
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
     collector = LogCollector(plan.run_dir, fifo_dir, console.rank_output,
                              plan.config.console_ranks)

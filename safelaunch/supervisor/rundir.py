@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch.errors import RunDirError, StartError
+from safelaunch.redact import mask, process_secrets
 
 LATEST_LINK = "latest"
 
@@ -73,5 +74,6 @@ def _point_latest(runs_root: Path, run_dir: Path) -> None:
 def write_json(path: Path, data: Any) -> None:
     """Write atomically, so a reader never sees half a file."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    text = mask(json.dumps(data, indent=2, default=str), process_secrets())
+    tmp.write_text(text + "\n", encoding="utf-8")
     os.replace(tmp, path)

@@ -1,0 +1,118 @@
+"""A whole ``safelaunch run``: pre-flight -> debug environment -> minimal test -> supervised
+training, each step's report saved in the run directory.  A failed pre-flight check or
+minimal test ends the job before training starts, with exit code 125."""
+
+from __future__ import annotations
+
+import os
+
+from safelaunch import debug_env, gpu, preflight, sanity
+from safelaunch.console import Console
+from safelaunch.errors import StartError
+from safelaunch.plan import LaunchPlan
+from safelaunch.supervisor.result import RunOutcome
+from safelaunch.supervisor.run import Prepared, announce, not_started, prepare, supervise
+from safelaunch.supervisor.rundir import write_json
+
+DDP_BACKEND_ENV = "DDP_BACKEND"
+
+
+def torch_version() -> tuple[int, int]:
+    import torch
+
+    major, minor = torch.__version__.split(".")[:2]
+    return int(major), int("".join(ch for ch in minor if ch.isdigit()) or 0)
+
+
+def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
+    cfg = plan.config
+    gpus = gpu.list_gpus()
+    return preflight.PreflightInput(
+        nproc=int(cfg.nproc) if cfg.nproc.isdigit() else None,
+        expect_gpus=cfg.nproc == "gpu" or bool(gpus),
+        run_dir=plan.run_dir, multi_node=not cfg.single_node, master_addr=plan.master_addr,
+        master_port=plan.master_port, check_port=False)
+
+
+def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
+    prep = prepare(plan, argv)
+    announce(prep, console)
+    cfg, run_dir = plan.config, plan.run_dir
+    extra_env: dict[str, str] = {}
+    if cfg.preflight:
+        report = preflight.run_checks(preflight_input(plan))
+        write_json(run_dir / "preflight.json", report.to_json())
+        for line in preflight.render(report, everything=False):
+            console.notice(line)
+        prep.events.record("preflight", **report.to_json())
+        if report.failed:
+            first = report.failed[0]
+            return not_started(prep, StartError(
+                f"pre-flight check '{first.name}' failed: {first.message}"
+                + (f"; {first.advice}" if first.advice else "")
+                + " (--no-preflight skips the checks)"))
+    backend, _ = sanity.choose_backend(cfg.minimal_test_backend, cfg.nproc)
+    debug = debug_env.resolve(cfg.debug_level, os.environ, str(run_dir),
+                              nccl=backend == "nccl", torch_version=torch_version())
+    write_json(run_dir / "debug_env.json", debug.to_json())
+    prep.events.record("debug_env", **debug.to_json())
+    _announce_debug(debug, console)
+    extra_env.update(debug.set)
+    if cfg.minimal_test:
+        outcome = _gate(prep, console, extra_env)
+        if outcome is not None:
+            return outcome
+    return supervise(prep, console, extra_env)
+
+
+def _announce_debug(debug: debug_env.DebugEnv, console: Console) -> None:
+    if debug.level == "off":
+        return
+    names = ", ".join(f"{k}={v}" for k, v in debug.set.items()
+                      if not k.startswith(("TORCH_FR", "TORCH_NCCL_DEBUG_INFO")))
+    console.notice(f"debug environment ({debug.level}): {names or 'nothing new'}")
+    if debug.kept:
+        console.notice("kept your " + ", ".join(f"{k}={v}" for k, v in debug.kept.items()))
+    for warning in debug.warnings:
+        console.notice(f"WARNING: {warning}")
+
+
+def _gate(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome | None:
+    """Run the minimal test; None lets training start (possibly with a remedy applied)."""
+    cfg = prep.plan.config
+    options = sanity.MinimalTestOptions(backend=cfg.minimal_test_backend,
+                                        timeout=cfg.minimal_test_timeout)
+    console.notice("minimal test: checking init_process_group and collectives first "
+                   "(--no-minimal-test skips it)")
+    report = sanity.run_minimal_test(cfg, options, prep.plan.run_dir / "minimal-test",
+                                     env=extra_env)
+    write_json(prep.plan.run_dir / "minimal_test.json", report.to_json())
+    prep.events.record("minimal_test", passed=report.passed,
+                       failure=report.first.first_failure,
+                       remedy=report.remedy.label if report.remedy else None)
+    lines = sanity.render(report)
+    if report.passed:
+        console.notice(lines[0])
+        return None
+    for line in lines:
+        console.notice(line)
+    remedy = report.remedy
+    if remedy is not None and remedy.label != "gloo" and cfg.apply_remedy:
+        extra_env.update(remedy.env)
+        console.notice(f"applying the remedy {remedy.label} to the training run (--apply-remedy)")
+        return None
+    if remedy is not None and remedy.label == "gloo" and cfg.fallback_gloo:
+        extra_env[DDP_BACKEND_ENV] = "gloo"
+        for line in ("!" * 70,
+                     "WARNING: NCCL does not work here; training falls back to gloo",
+                     f"({DDP_BACKEND_ENV}=gloo, --fallback-gloo). gloo runs collectives on",
+                     "the CPU: expect much slower training. Your script must read "
+                     f"{DDP_BACKEND_ENV}.", "!" * 70):
+            console.notice(line)
+        return None
+    hint = ""
+    if remedy is not None:
+        hint = (f"; {remedy.label} passes: rerun with --fallback-gloo" if remedy.label == "gloo"
+                else f"; {remedy.label} passes: rerun with --apply-remedy (or export it)")
+    return not_started(prep, StartError(
+        f"minimal test failed: {report.first.first_failure}{hint}"))
