@@ -76,7 +76,7 @@ class Rank:
             detail = action()
         except Exception as exc:
             entry.update(status="failed", seconds=round(time.perf_counter() - started, 4),
-                         error=f"{type(exc).__name__}: {exc}".strip())
+                         error=f"{type(exc).__name__}: {exc}".strip(), failed_at=time.time())
             self.save()
             print(f"[minimal-test] rank {self.rank}: {name} FAILED: {entry['error']}", flush=True)
             traceback.print_exc()

@@ -120,7 +120,8 @@ def _test_config(base: RunConfig, run_dir: Path, timeout: float, label: str) -> 
 
 def _first_failure(ranks: dict[int, dict[str, Any]], world: int | None) -> str | None:
     order = {name: i for i, name in enumerate(mt.STEPS)}
-    failed = sorted(((order.get(s["step"], 99), r, s) for r, rec in ranks.items()
+    # The earliest failure is the cause; the others are its echoes ("connection closed").
+    failed = sorted(((s.get("failed_at", float("inf")), r, s) for r, rec in ranks.items()
                      for s in rec.get("steps", []) if s.get("status") == "failed"),
                     key=lambda item: (item[0], item[1]))
     if failed:

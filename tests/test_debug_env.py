@@ -1,0 +1,68 @@
+"""Debug environment profiles: what is set, what the user's own values keep."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+from conftest import safelaunch_cmd
+from safelaunch import debug_env
+
+NEW, OLD = (2, 13), (2, 4)
+
+
+def test_basic_on_cpu_skips_the_nccl_flight_recorder():
+    env = debug_env.resolve("basic", {}, "/r", nccl=False, torch_version=NEW)
+    assert env.set == {"TORCH_NCCL_ASYNC_ERROR_HANDLING": "1", "PYTHONFAULTHANDLER": "1",
+                       "NCCL_DEBUG": "WARN"}
+
+
+def test_basic_with_nccl_names_follow_the_torch_version():
+    env = debug_env.resolve("basic", {}, "/r", nccl=True, torch_version=NEW)
+    assert env.set["TORCH_FR_BUFFER_SIZE"] == "2000"
+    assert env.set["TORCH_FR_DUMP_TEMP_FILE"] == "/r/nccl_flight_recorder/rank_"
+    assert "TORCH_NCCL_TRACE_BUFFER_SIZE" not in env.set
+    old = debug_env.resolve("basic", {}, "/r", nccl=True, torch_version=OLD)
+    assert old.set["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
+    assert old.set["TORCH_NCCL_DEBUG_INFO_TEMP_FILE"] == "/r/nccl_flight_recorder/rank_"
+    assert "TORCH_FR_BUFFER_SIZE" not in old.set
+
+
+def test_detail_adds_and_warns_about_slow_variables():
+    env = debug_env.resolve("detail", {}, "/r", nccl=False, torch_version=NEW)
+    assert env.set["NCCL_DEBUG"] == "INFO" and env.set["TORCH_DISTRIBUTED_DEBUG"] == "DETAIL"
+    assert env.set["CUDA_LAUNCH_BLOCKING"] == "1"
+    assert any("CUDA_LAUNCH_BLOCKING" in w and "slows" in w for w in env.warnings)
+
+
+def test_user_values_are_never_overridden():
+    env = debug_env.resolve("detail", {"NCCL_DEBUG": "TRACE", "CUDA_LAUNCH_BLOCKING": "0"},
+                            "/r", nccl=False, torch_version=NEW)
+    assert "NCCL_DEBUG" not in env.set and env.kept["NCCL_DEBUG"] == "TRACE"
+    assert env.kept["CUDA_LAUNCH_BLOCKING"] == "0"
+    assert not any("CUDA_LAUNCH_BLOCKING" in w for w in env.warnings)
+
+
+def test_off_only_points_nccl_dumps_into_the_run_dir():
+    assert debug_env.resolve("off", {}, "/r", nccl=False, torch_version=NEW).set == {}
+    assert list(debug_env.resolve("off", {}, "/r", nccl=True, torch_version=NEW).set) == [
+        "TORCH_FR_DUMP_TEMP_FILE"]
+
+
+def test_ranks_get_the_profile_and_it_is_recorded(tmp_path):
+    script = tmp_path / "show.py"
+    script.write_text("import os\nprint(os.environ.get('NCCL_DEBUG'), "
+                      "os.environ.get('TORCH_DISTRIBUTED_DEBUG'))\n")
+    env = {**os.environ, "NCCL_DEBUG": "TRACE"}
+    out = subprocess.run(safelaunch_cmd("run", "--no-minimal-test", "--debug-level", "detail",
+                                        str(script)), cwd=tmp_path, capture_output=True,
+                         text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "[rank0] TRACE DETAIL" in out.stdout
+    assert "kept your NCCL_DEBUG=TRACE" in out.stderr
+    assert "WARNING: CUDA_LAUNCH_BLOCKING=1 slows training" in out.stderr
+    run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
+    recorded = json.loads((run_dir / "debug_env.json").read_text())
+    assert recorded["kept"] == {"NCCL_DEBUG": "TRACE"}
+    assert recorded["set"]["TORCH_DISTRIBUTED_DEBUG"] == "DETAIL"
