@@ -168,7 +168,12 @@ def _attempt(base: RunConfig, options: MinimalTestOptions, folder: Path, label: 
     ranks = _read_results(results)
     passed = outcome.exit_code == 0 and bool(ranks) and all(r.get("passed")
                                                               for r in ranks.values())
-    failure = None if passed else (_first_failure(ranks, world) or outcome.reason)
+    if passed:
+        failure = None
+    elif not outcome.ranks:  # the ranks never started: rendezvous or start-up failed
+        failure = outcome.reason
+    else:
+        failure = _first_failure(ranks, world) or outcome.reason
     return Attempt(label, backend, env, passed, outcome.exit_code, ranks, failure,
                    str(plan.run_dir))
 

@@ -28,7 +28,7 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = str(ROOT / "tests" / "fixtures" / "hang.py")
-SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run"]
+SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run", "--no-preflight", "--no-minimal-test"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
 TORCHRUN_CAP_S = 60
 

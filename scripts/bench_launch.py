@@ -28,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "train_ddp.py")
 FAULT = str(ROOT / "tests" / "fixtures" / "fault.py")
-SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run"]
+# The launch benchmarks compare the launchers themselves: pre-flight and minimal test off.
+SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run", "--no-preflight", "--no-minimal-test"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
 
 
