@@ -10,6 +10,7 @@ DDP_BACKEND=gloo to force gloo on GPUs (safelaunch's --fallback-gloo does that).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import time
 
@@ -76,8 +77,12 @@ def main() -> None:
     dist.barrier()
     if rank == 0:
         print("training finished", flush=True)
+    # DDP keeps a reference to the process group; free it before destroying the group, or
+    # the group is torn down during interpreter exit, where gloo can abort ("terminate called
+    # without an active exception").
+    del ddp, optimizer, loss
+    gc.collect()
     dist.destroy_process_group()
-
 
 if __name__ == "__main__":
     main()
