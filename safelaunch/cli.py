@@ -79,7 +79,25 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     console = Console()
     outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(outcome))
+    if outcome.exit_code != 0 and outcome.ranks:
+        console.plain(_diagnose_run(plan.run_dir))
     ctx.exit(outcome.exit_code)
+
+
+def _diagnose_run(run_dir: Path) -> str:
+    """The diagnosis of a failed run, printed after the summary and saved in summary.json."""
+    from safelaunch import diagnose
+    from safelaunch.supervisor.rundir import write_json
+
+    result = diagnose.diagnose(diagnose.from_run_dir(run_dir))
+    summary_path = run_dir / "summary.json"
+    try:
+        summary = json.loads(summary_path.read_text())
+        summary["diagnosis"] = result.to_json()
+        write_json(summary_path, summary)
+    except (OSError, ValueError):
+        pass
+    return diagnose.render(result)
 
 
 def _default_nproc() -> str:
@@ -158,6 +176,19 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
     else:
         click.echo("\n".join(preflight.render(report, everything=True)))
     ctx.exit(125 if report.failed else 0)
+
+
+@cli.command("diagnose")
+@click.argument("target", metavar="PATH")
+@click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON.")
+def diagnose_command(target: str, as_json: bool) -> None:
+    """Explain a failure: PATH is a run directory, any log file (raw torchrun output too),
+    or - for stdin."""
+    from safelaunch import diagnose
+
+    result = diagnose.diagnose(diagnose.load(target))
+    click.echo(json.dumps(result.to_json(), indent=2) if as_json
+               else diagnose.render(result).rstrip("\n"))
 
 
 @cli.command("env")

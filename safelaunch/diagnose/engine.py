@@ -1,0 +1,189 @@
+"""Matching the knowledge base against a run's logs: the cause, its proof, its echoes.
+
+The root-cause rank comes from safelaunch's summary or torchrun's ChildFailedError block;
+without either, it is the rank of the earliest evidence.  The first rule (in the rule file's
+order) with evidence on the root-cause rank is the cause; other matching rules follow, at
+most a handful; rules marked ``consequence`` on other ranks are listed as consequences.  A
+log with nothing wrong gets "no known failure found", never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from safelaunch.diagnose.kb import Rule, load_rules
+from safelaunch.diagnose.sources import RANK_PREFIX, LogSet, LogText
+
+MAX_EVIDENCE = 3
+MAX_FINDINGS = 4
+LAST_LINES = 8
+
+
+@dataclass
+class Evidence:
+    rank: int | None
+    line: int
+    text: str
+    file: str
+
+
+@dataclass
+class Finding:
+    id: str
+    title: str
+    rank: int | None
+    explain: str
+    fixes: list[str]
+    evidence: list[Evidence] = field(default_factory=list)
+
+
+@dataclass
+class Diagnosis:
+    status: str
+    """``diagnosed``, ``unknown_failure`` or ``no_failure``."""
+    source: str
+    root_cause_rank: int | None
+    root_exit: str | None
+    findings: list[Finding] = field(default_factory=list)
+    consequences: list[Finding] = field(default_factory=list)
+    last_lines: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]:
+    found: list[Evidence] = []
+    text = log.text
+    for pattern in rule.patterns:
+        if pattern.keyword is not None:
+            haystack = text
+            needle = pattern.keyword
+            if pattern.ignore_case:
+                haystack = lowered.setdefault(id(log), text.lower())
+                needle = needle.lower()
+            if needle not in haystack:
+                continue
+        for match in pattern.regex.finditer(text):
+            start = text.rfind("\n", 0, match.start()) + 1
+            end = text.find("\n", match.start())
+            line = text[start:] if end < 0 else text[start:end]
+            rank = log.rank
+            if rank is None:
+                prefix = RANK_PREFIX.match(line)
+                rank = int(prefix.group(1)) if prefix else None
+                if prefix:
+                    line = line[prefix.end():]
+            found.append(Evidence(rank, text.count("\n", 0, start) + 1, line.strip()[:300],
+                                  log.path))
+            if len(found) >= 50:
+                return found
+    return found
+
+
+def _exit_label(returncode: int | None, logs: LogSet) -> str | None:
+    if returncode is None:
+        return None
+    return logs.root_signal if returncode < 0 else f"exit code {returncode}"
+
+
+def _applies(rule: Rule, logs: LogSet) -> bool:
+    if rule.facts and not set(rule.facts) <= logs.facts:
+        return False
+    signal = logs.root_signal
+    if rule.signals and signal is not None and signal not in rule.signals:
+        return False
+    code = logs.root_returncode
+    return not (rule.exit_codes and code is not None and code not in rule.exit_codes)
+
+
+def diagnose(logs: LogSet) -> Diagnosis:
+    rules = load_rules()
+    lowered: dict[int, str] = {}
+    matches: list[tuple[Rule, list[Evidence]]] = []
+    for rule in rules:
+        if not _applies(rule, logs):
+            continue
+        evidence = [e for log in logs.texts for e in _search(rule, log, lowered)]
+        by_fact = rule.facts and set(rule.facts) <= logs.facts
+        by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals)
+        if evidence or by_fact or by_signal:
+            matches.append((rule, evidence))
+    root = logs.root_rank
+    if root is None:
+        firsts = [e for rule, ev in matches if not rule.consequence for e in ev[:1]]
+        ranked = [e for e in firsts if e.rank is not None]
+        root = ranked[0].rank if ranked else None
+    diagnosis = Diagnosis("no_failure", logs.source, root,
+                          _exit_label(logs.root_returncode, logs))
+    causes = [(r, ev) for r, ev in matches if not r.consequence]
+    on_root = [(r, ev) for r, ev in causes
+               if root is None or not ev or any(e.rank in (root, None) for e in ev)]
+    ordered = on_root + [m for m in causes if m not in on_root]
+    for rule, evidence in ordered[:MAX_FINDINGS]:
+        preferred = sorted(evidence, key=lambda e: (e.rank != root, e.line))
+        finding = Finding(rule.id, rule.title, root if rule.facts or not evidence
+                          else preferred[0].rank, rule.explain, rule.fixes,
+                          preferred[:MAX_EVIDENCE])
+        for fact in rule.facts:
+            finding.evidence += [Evidence(None, 0, text, "summary.json")
+                                 for text in logs.fact_evidence.get(fact, [])[:MAX_EVIDENCE]]
+        diagnosis.findings.append(finding)
+    if diagnosis.findings:
+        for rule, evidence in matches:
+            echoes = [e for e in evidence if rule.consequence and e.rank != root]
+            if echoes:
+                diagnosis.consequences.append(Finding(
+                    rule.id, rule.title, echoes[0].rank, rule.explain, rule.fixes,
+                    echoes[:MAX_EVIDENCE]))
+        diagnosis.status = "diagnosed"
+        return diagnosis
+    if logs.failed:
+        diagnosis.status = "unknown_failure"
+        diagnosis.last_lines = _last_lines(logs, root)
+    return diagnosis
+
+
+def _last_lines(logs: LogSet, rank: int | None) -> list[str]:
+    for log in logs.texts:
+        if rank is None or log.rank in (rank, None):
+            lines = [line for line in log.text.splitlines()[-200:] if line.strip()]
+            if log.rank is None and rank is not None:
+                lines = [RANK_PREFIX.sub("", line) for line in lines
+                         if (m := RANK_PREFIX.match(line)) and int(m.group(1)) == rank] or lines
+            return lines[-LAST_LINES:]
+    return []
+
+
+def render(diagnosis: Diagnosis) -> str:
+    if diagnosis.status == "no_failure":
+        return "diagnosis: no known failure found\n"
+    lines = []
+    where = (f"rank {diagnosis.root_cause_rank}" if diagnosis.root_cause_rank is not None
+             else "unknown rank")
+    exit_text = f", {diagnosis.root_exit}" if diagnosis.root_exit else ""
+    if diagnosis.status == "unknown_failure":
+        lines.append(f"diagnosis: no known cause; root cause {where}{exit_text}")
+        lines.append("last lines of that rank:")
+        lines += [f"  {line}" for line in diagnosis.last_lines]
+        lines.append("Please report it with the output of 'safelaunch env' and these lines.")
+        return "\n".join(lines) + "\n"
+    for number, finding in enumerate(diagnosis.findings):
+        rank = f"rank {finding.rank}" if finding.rank is not None else where
+        head = "diagnosis" if number == 0 else "also"
+        lines.append(f"{head}: {finding.title} ({rank}{exit_text if number == 0 else ''})")
+        if number == 0:
+            lines.append(f"  {finding.explain}")
+        for ev in finding.evidence:
+            loc = (f"rank {ev.rank}, line {ev.line}" if ev.rank is not None and ev.line
+                   else f"line {ev.line}" if ev.line else ev.file)
+            lines.append(f"  > {ev.text}   [{loc}]")
+        if number == 0:
+            lines.append("  fix:")
+            lines += [f"    - {fix}" for fix in finding.fixes]
+    for echo in diagnosis.consequences:
+        ev = echo.evidence[0]
+        lines.append(f"consequence: rank {echo.rank}: {ev.text} (line {ev.line}), caused by "
+                     f"{where}'s failure")
+    return "\n".join(lines) + "\n"

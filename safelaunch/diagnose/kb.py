@@ -1,0 +1,127 @@
+"""The knowledge base: ``rules.yaml`` loaded into ``Rule`` objects and checked on load.
+
+Each pattern also gets a literal "keyword" (its longest run of plain characters): a rule is
+only searched for in a log that contains its keyword, which keeps a 100 MB log fast.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from safelaunch.errors import ConfigError
+
+KNOWN_FACTS = {"hang", "uneven_steps", "shm_small"}
+_SPECIAL = set(".^$*+?{}[]|()")
+
+
+@dataclass(frozen=True)
+class Pattern:
+    regex: re.Pattern[str]
+    keyword: str | None
+    ignore_case: bool
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    title: str
+    explain: str
+    fixes: list[str]
+    patterns: list[Pattern] = field(default_factory=list)
+    signals: list[str] = field(default_factory=list)
+    exit_codes: list[int] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    consequence: bool = False
+    pattern_optional: bool = False
+
+
+def keyword(pattern: str) -> str | None:
+    """The longest run of characters the pattern matches literally (None below 3)."""
+    runs: list[str] = []
+    run = ""
+    i = 0
+    text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
+    # Groups with alternatives are not required literally: drop them (innermost first).
+    while True:
+        reduced = re.sub(r"(?<!\\)\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)", ".", text)
+        if reduced == text:
+            break
+        text = reduced
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt.isalnum():
+                runs.append(run)
+                run = ""
+            else:
+                run += nxt
+            i += 2
+            continue
+        if ch in _SPECIAL:
+            if ch in "*?{" and run:
+                run = run[:-1]
+            runs.append(run)
+            run = ""
+            if ch == "|":  # an alternation: no single literal is required
+                return None
+        else:
+            run += ch
+        i += 1
+    runs.append(run)
+    best = max(runs, key=len)
+    return best if len(best) >= 3 else None
+
+
+def _rule(raw: dict[str, Any], index: int) -> Rule:
+    where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
+    known = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
+             "explain", "fixes", "pattern_optional"}
+    unknown = set(raw) - known
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
+    for key in ("id", "title", "explain", "fixes"):
+        if not raw.get(key):
+            raise ConfigError(f"{where}: '{key}' is required")
+    patterns = []
+    for text in raw.get("patterns") or []:
+        try:
+            regex = re.compile(text, re.MULTILINE)
+        except re.error as exc:
+            raise ConfigError(f"{where}: bad pattern {text!r}: {exc}") from exc
+        patterns.append(Pattern(regex, keyword(text), text.startswith("(?i)")))
+    facts = list(raw.get("facts") or [])
+    if set(facts) - KNOWN_FACTS:
+        raise ConfigError(f"{where}: unknown fact(s) {sorted(set(facts) - KNOWN_FACTS)}")
+    if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")):
+        raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
+    return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
+                fixes=[str(f) for f in raw["fixes"]], patterns=patterns,
+                signals=list(raw.get("signals") or []),
+                exit_codes=[int(c) for c in raw.get("exit_codes") or []], facts=facts,
+                consequence=bool(raw.get("consequence", False)),
+                pattern_optional=bool(raw.get("pattern_optional", False)))
+
+
+def parse_rules(text: str) -> list[Rule]:
+    data = yaml.safe_load(text)
+    if not isinstance(data, list):
+        raise ConfigError("rules.yaml: expected a list of rules")
+    rules = [_rule(raw, i) for i, raw in enumerate(data)]
+    ids = [r.id for r in rules]
+    duplicates = {i for i in ids if ids.count(i) > 1}
+    if duplicates:
+        raise ConfigError(f"rules.yaml: duplicate rule id(s) {sorted(duplicates)}")
+    return rules
+
+
+@lru_cache(maxsize=1)
+def load_rules() -> tuple[Rule, ...]:
+    text = resources.files("safelaunch.diagnose").joinpath("rules.yaml").read_text("utf-8")
+    return tuple(parse_rules(text))

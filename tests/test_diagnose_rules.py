@@ -1,0 +1,188 @@
+"""Every rule of the knowledge base: a realistic log that triggers it, and a near miss that
+must not.  Plus healthy logs that must get nothing, and causes that are not the loudest."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+from safelaunch.diagnose.kb import load_rules
+
+TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
+
+CASES: dict[str, tuple[str, str]] = {
+    "nccl-watchdog-timeout": (
+        "[rank0]:[E1122 10:00:01 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600055 milliseconds before timing out.\n",
+        "[rank0]: setting NCCL timeout to 600000 ms for collective operations\n"),
+    "cuda-oom": (
+        TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
+        "has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n",
+        "memory summary: allocated 10.2 GiB, reserved 12.0 GiB, peak 40 GiB out of 80 GiB\n"),
+    "nccl-duplicate-gpu": (
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "invalid usage, NCCL version 2.21.5\n[rank1]: ncclInvalidUsage: This usually reflects "
+        "invalid usage of NCCL library.\n[rank1]: Duplicate GPU detected : rank 1 and rank 0 "
+        "both on CUDA device 1b000\n",
+        "[rank1]: GPU 1b000 selected for rank 1\n"),
+    "nccl-error": (
+        "[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/"
+        "c10d/NCCLUtils.hpp:275, unhandled system error (run with NCCL_DEBUG=INFO for details), "
+        "NCCL version 2.18.3\n[rank0]: ncclSystemError: System call (e.g. socket, malloc) or "
+        "external library call failed or device error.\n",
+        "NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\nNCCL INFO NET/Plugin: No plugin found\n"),
+    "ddp-unfinished-reduction": (
+        "[rank0]: RuntimeError: Expected to have finished reduction in the prior iteration "
+        "before starting a new one. This error indicates that your module has parameters that "
+        "were not used in producing loss.\n",
+        "[rank0]: reduction finished for bucket 3\n"),
+    "unused-parameters": (
+        "[rank1]: Parameter indices which did not receive grad for rank 1: 14 15\n",
+        "[rank1]: all parameters received gradients\n"),
+    "dataloader-worker-killed": (
+        "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n"
+        "ERROR: Unexpected bus error encountered in worker.\n",
+        "DataLoader: 8 workers started (pid 4177 ... 4184)\n"),
+    "shm-exhausted": (
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by "
+        "insufficient shared memory (shm).\n",
+        "Using /dev/shm for the dataset cache (64 GiB free)\n"),
+    "disk-full": (
+        TRACE + "OSError: [Errno 28] No space left on device: 'checkpoints/step_4000.pt'\n",
+        "disk usage: 40 GiB used, plenty of space left on the device\n"),
+    "address-in-use": (
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
+        "local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, "
+        "message: address already in use\n",
+        "MASTER_PORT=29500 (checked: free)\n"),
+    "rendezvous-failed": (
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
+        "the C10d store has failed. See inner exception for details.\n",
+        "rendezvous complete: 2 nodes joined\n"),
+    "no-cuda-device": (
+        "[rank3]: RuntimeError: CUDA error: invalid device ordinal\n[rank3]: CUDA kernel "
+        "errors might be asynchronously reported at some other API call.\n",
+        "device ordinal 3 assigned to rank 3\n"),
+    "gpu-hardware-error": (
+        "[ 5032.1] NVRM: Xid (PCI:0000:3b:00): 79, pid=2211, GPU has fallen off the bus.\n",
+        "GPU 0000:3b:00 on the bus, link width x16\n"),
+    "device-mismatch": (
+        "[rank0]: RuntimeError: Expected all tensors to be on the same device, but found at "
+        "least two devices, cuda:0 and cpu!\n",
+        "[rank0]: all tensors moved to cuda:0\n"),
+    "state-dict-keys": (
+        "RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in state_dict: "
+        "\"fc.weight\", \"fc.bias\".\n\tUnexpected key(s) in state_dict: \"module.fc.weight\", "
+        "\"module.fc.bias\".\n",
+        "loaded state_dict with 24 keys\n"),
+    "checkpoint-keyerror": (
+        TRACE + "    model.load_state_dict(ckpt['model_state_dict'])\nKeyError: "
+        "'model_state_dict'\n",
+        "KeyError: 'learning_rate_warmup_steps' in the config defaults\n"),
+    "module-not-found": (
+        TRACE + "ModuleNotFoundError: No module named 'mypackage'\n",
+        "checking module mypackage: found\n"),
+    "nan-loss": (
+        "step 1200 loss: nan lr 3e-4\n",
+        "step 1200 loss: 2.3451 lr 3e-4 (nan count in data: 0)\n"),
+    "gloo-exit-abort": (
+        "training finished\nterminate called without an active exception\nFatal Python error: "
+        "Aborted\n",
+        "training finished\n"),
+    "segfault": (
+        "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f (most recent call "
+        "first):\n  File \"ext.py\", line 3 in run\n",
+        "segmentation of the dataset finished\n"),
+    "oom-killer": (
+        "[12345.6] Out of memory: Killed process 4242 (python) total-vm:98765432kB\n",
+        "memory check: 12 GiB free\n"),
+}
+
+PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
+
+
+def test_every_pattern_rule_has_a_case():
+    assert sorted(set(PATTERN_RULES) - set(CASES)) == []
+
+
+@pytest.mark.parametrize("rule_id", sorted(CASES))
+def test_rule_triggers(rule_id):
+    text, _ = CASES[rule_id]
+    result = diagnose(from_text(text, "case.log"))
+    assert result.status == "diagnosed", (rule_id, result)
+    assert result.findings[0].id == rule_id
+    assert result.findings[0].evidence and result.findings[0].fixes
+
+
+@pytest.mark.parametrize("rule_id", sorted(CASES))
+def test_near_miss_does_not_trigger(rule_id):
+    _, near_miss = CASES[rule_id]
+    result = diagnose(from_text(near_miss, "near.log"))
+    assert result.status == "no_failure", (rule_id, result.findings)
+
+
+HEALTHY = "".join(
+    f"[rank{r}]: epoch {s // 100} step {s} loss {2.5 / (s + 1):.4f} lr 3e-4 grad_norm 0.81\n"
+    for s in range(5000) for r in (0, 1)) + (
+    "NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\nNCCL INFO comm 0x5 rank 0 nranks 2 - Init "
+    "COMPLETE\nSaving checkpoint to checkpoints/last.pt\nTraining pipeline completed\n")
+
+
+def test_healthy_long_run_gets_nothing():
+    result = diagnose(from_text(HEALTHY, "healthy.log"))
+    assert result.status == "no_failure" and not result.findings and not result.consequences
+
+
+TORCHRUN_FAILURE = """\
+[rank0]: Traceback (most recent call last):
+[rank0]:   File "train.py", line 40, in <module>
+[rank0]:     dist.all_reduce(t)
+[rank0]: torch.distributed.DistBackendError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [127.0.0.1]:41234
+[rank0]: RuntimeError: Connection closed by peer
+[rank0]: Connection reset by peer
+W1122 10:00:05 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4201 closing signal SIGTERM
+E1122 10:00:05 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) local_rank: 1 (pid: 4202) of binary: /usr/bin/python3
+Traceback (most recent call last):
+  File "/usr/bin/torchrun", line 8, in <module>
+torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2026-11-22_10:00:05
+  host      : gpu-box
+  rank      : 1 (local_rank: 1)
+  exitcode  : -9 (pid: 4202)
+  error_file: <N/A>
+  traceback : Signal 9 (SIGKILL) received by PID 4202
+============================================================
+"""
+
+
+def test_cause_is_not_the_loudest_rank():
+    result = diagnose(from_text(TORCHRUN_FAILURE, "torchrun.log"))
+    assert result.root_cause_rank == 1 and result.root_exit == "SIGKILL"
+    assert result.findings[0].id == "oom-killer"
+    assert result.consequences and result.consequences[0].rank == 0
+    assert all(f.id != "peer-connection-closed" for f in result.findings)
+
+
+def test_consequences_alone_are_no_diagnosis():
+    text = "[rank0]: RuntimeError: Connection closed by peer\n"
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
+
+
+def test_unknown_failure_gets_the_facts():
+    text = TORCHRUN_FAILURE.replace("exitcode  : -9", "exitcode  : 3").replace(
+        "[rank0]: torch.distributed.DistBackendError", "[rank1]: weird thing happened\n[rank0]: x")
+    text = text.replace("Signal 9 (SIGKILL) received by PID 4202", "<N/A>")
+    text = "\n".join(line for line in text.splitlines() if "Connection" not in line) + "\n"
+    result = diagnose(from_text(text, "x.log"))
+    assert result.status == "unknown_failure" and result.root_cause_rank == 1
+    assert result.root_exit == "exit code 3"
+    assert any("weird thing happened" in line for line in result.last_lines)
