@@ -1,0 +1,60 @@
+"""Benchmark: ``safelaunch diagnose`` on a 100 MB log.
+
+    python scripts/bench_diagnose.py [--mb 100]
+
+Writes a healthy training log of the given size with a CUDA OOM on rank 1 at the very end,
+then times ``safelaunch diagnose`` on it (command wall time, interpreter start included) next
+to ``grep -c`` over the same file as a floor for reading it once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def write_log(path: Path, megabytes: int) -> None:
+    line = "[rank{r}]: epoch {e} step {s} loss 0.{s:04d} lr 3.0e-04 grad_norm 0.81 tok/s 51234\n"
+    target = megabytes << 20
+    with open(path, "w") as fh:
+        written, step = 0, 0
+        while written < target:
+            chunk = "".join(line.format(r=r, e=step // 1000, s=step % 10000)
+                            for step in range(step, step + 5000) for r in (0, 1))
+            fh.write(chunk)
+            written += len(chunk)
+            step += 5000
+        fh.write("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                 "2.00 GiB.\n[rank0]: RuntimeError: Connection closed by peer\n")
+
+
+def timed(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    return time.perf_counter() - t0, out.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=100)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-diagnose-") as tmp:
+        log = Path(tmp) / "train.log"
+        write_log(log, args.mb)
+        size = log.stat().st_size / (1 << 20)
+        grep = min(timed(["grep", "-c", "CUDA out of memory", str(log)])[0] for _ in range(3))
+        runs = [timed([sys.executable, "-m", "safelaunch", "diagnose", str(log)])
+                for _ in range(3)]
+    wall = sorted(r[0] for r in runs)[1]
+    first = runs[0][1].splitlines()[0] if runs[0][1] else "(no output)"
+    print(f"{'benchmark':<38} {'grep -c':>9} {'safelaunch':>11}  target")
+    print(f"{f'diagnose a {size:.0f} MB log, wall':<38} {grep:>8.2f}s {wall:>10.2f}s  < 5 s")
+    print(f"result: {first}")
+
+
+if __name__ == "__main__":
+    main()
