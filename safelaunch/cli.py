@@ -79,7 +79,7 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     console = Console()
     outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(outcome))
-    if outcome.exit_code != 0 and outcome.ranks:
+    if outcome.exit_code != 0:
         console.plain(_diagnose_run(plan.run_dir))
     ctx.exit(outcome.exit_code)
 

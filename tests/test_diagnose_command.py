@@ -63,3 +63,16 @@ def test_diagnose_healthy_and_bad_input(run_safelaunch, tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.startswith("safelaunch: error: ")
     assert "Traceback" not in out.stderr
+
+
+def test_failed_minimal_test_is_diagnosed(tmp_path):
+    import os
+
+    script = tmp_path / "train.py"
+    script.write_text("print('never')\n")
+    env = {**os.environ, "SAFELAUNCH_MT_INJECT": "fail:barrier:1"}
+    out = subprocess.run(safelaunch_cmd("run", "--nproc", "2", str(script)), cwd=tmp_path,
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 125
+    assert "diagnosis: The minimal DDP test failed before training" in out.stderr
+    assert "rank 1 failed barrier" in out.stderr

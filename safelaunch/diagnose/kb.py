@@ -16,7 +16,7 @@ import yaml
 
 from safelaunch.errors import ConfigError
 
-KNOWN_FACTS = {"hang", "uneven_steps", "shm_small"}
+KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed"}
 _SPECIAL = set(".^$*+?{}[]|()")
 
 

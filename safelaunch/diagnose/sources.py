@@ -91,6 +91,13 @@ def from_run_dir(run_dir: Path) -> LogSet:
                 logs.facts.add("uneven_steps")
                 logs.fact_evidence["uneven_steps"] = [
                     f for f in hang.get("findings") or [] if "differ" in f or "more DDP" in f]
+    minimal = _json(run_dir / "minimal_test.json")
+    if minimal is not None and minimal.get("passed") is False:
+        logs.facts.add("minimal_test_failed")
+        attempts = minimal.get("attempts") or [{}]
+        logs.fact_evidence["minimal_test_failed"] = [
+            f"minimal test ({minimal.get('backend')}): {attempts[0].get('first_failure')}"]
+        logs.failed = True
     preflight = _json(run_dir / "preflight.json")
     for result in (preflight or {}).get("results", []):
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
@@ -121,7 +128,7 @@ def load(target: str) -> LogSet:
     if path.is_dir():
         if not any(path.glob("rank*.log")) and (path / "latest").is_dir():
             path = path / "latest"
-        if not any(path.glob("rank*.log")):
+        if not any(path.glob("rank*.log")) and not (path / "summary.json").exists():
             raise UsageError(f"{target} is not a safelaunch run directory (no rank*.log)")
         return from_run_dir(path)
     if not path.exists():
