@@ -38,8 +38,8 @@ from torch.distributed.launcher.api import LaunchConfig
 from torch.distributed.run import config_from_args, get_args_parser
 
 from safelaunch.errors import StartError, UsageError
+from safelaunch.supervisor.signals import handlers_installed
 
-HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 ENGINE_LOGGER = "torch.distributed"
 
 
@@ -155,12 +155,8 @@ def _raise_signal(signum: int, frame: FrameType | None) -> None:
 def signals_raise() -> Iterator[None]:
     """Turn SIGTERM/SIGINT/SIGHUP/SIGQUIT into ``SignalException`` (as torch's engine does
     once workers run) for the whole launch, rendezvous included; restore handlers after."""
-    previous = {sig: signal.signal(sig, _raise_signal) for sig in HANDLED_SIGNALS}
-    try:
+    with handlers_installed(_raise_signal):
         yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 class EngineLogs:

@@ -50,8 +50,8 @@ from safelaunch.supervisor.result import (
     rank_state,
 )
 from safelaunch.supervisor.rundir import create_run_dir, write_json
+from safelaunch.supervisor.signals import handlers_installed
 
-HANDLED_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
 BOOT_DIR = Path(__file__).resolve().parent.parent / "runtime" / "boot"
 
@@ -194,12 +194,8 @@ class Supervisor:
             else:
                 self._forced = True
 
-        previous = {sig: signal.signal(sig, record) for sig in HANDLED_SIGNALS}
-        try:
+        with handlers_installed(record):
             yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
 
     def on_exit(self, record: ExitRecord) -> None:
         rank = next((r for r in self.ranks.values() if r.pid == record.pid), None)
