@@ -22,7 +22,7 @@ import click
 from safelaunch import __version__, options
 from safelaunch.config import RunConfig, find_config_file, load_config_file, option_key
 from safelaunch.console import Console
-from safelaunch.errors import SafelaunchError
+from safelaunch.errors import SafelaunchError, UsageError
 
 NOT_FROM_FILE = {"config", "script", "script_args"}
 
@@ -189,6 +189,59 @@ def diagnose_command(target: str, as_json: bool) -> None:
     result = diagnose.diagnose(diagnose.load(target))
     click.echo(json.dumps(result.to_json(), indent=2) if as_json
                else diagnose.render(result).rstrip("\n"))
+
+
+@cli.command("onstart", context_settings={"allow_interspersed_args": False})
+@click.option("--nproc", default="gpu", show_default=True,
+              help="Ranks per node for the training run.")
+@click.option("--run-option", "run_options", multiple=True, metavar="ARG",
+              help="One more argument for safelaunch run, e.g. --run-option=--hang-timeout=600.")
+@click.option("--setup", multiple=True, metavar="COMMAND",
+              help="A setup command run before training (repeatable, in order).")
+@click.option("--workdir", default=None, help="Directory to work in (created if missing).")
+@click.option("--git-url", default=None, help="Fetch the code from this repository.")
+@click.option("--git-ref", default=None, help="Branch, tag or commit to check out.")
+@click.option("--safelaunch-spec", default=None,
+              help="What pip installs when safelaunch is missing [default: this version].")
+@click.option("--on-restart", type=click.Choice(["resume", "skip", "rerun"]), default="resume",
+              show_default=True, help="What a container restart does with the job.")
+@click.option("--auto-stop", is_flag=True, help="Stop the instance when the run ends.")
+@click.option("--auto-destroy", is_flag=True, help="Destroy the instance when the run ends.")
+@click.option("--keep-on-failure", is_flag=True, help="Leave a failed instance up.")
+@click.option("--state-dir", default=None, help="Where the status file and markers live.")
+@click.option("--log-file", default=None, help="The log of the on-start script.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the script to this file (never over an existing one).")
+@click.argument("script")
+@click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
+def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, ...],
+                    workdir: str | None, git_url: str | None, git_ref: str | None,
+                    safelaunch_spec: str | None, on_restart: str, auto_stop: bool,
+                    auto_destroy: bool, keep_on_failure: bool, state_dir: str | None,
+                    log_file: str | None, output: str | None, script: str,
+                    script_args: tuple[str, ...]) -> None:
+    """Print the on-start script of a cloud GPU instance that trains SCRIPT with safelaunch."""
+    from safelaunch import onstart
+
+    opts = onstart.OnstartOptions(
+        script=script, script_args=list(script_args),
+        run_options=["--nproc", nproc, *run_options], setup=list(setup), workdir=workdir,
+        git_url=git_url, git_ref=git_ref, safelaunch_spec=safelaunch_spec,
+        on_restart=on_restart, auto_stop=auto_stop, auto_destroy=auto_destroy,
+        keep_on_failure=keep_on_failure, state_dir=state_dir or onstart.DEFAULT_STATE_DIR,
+        log_file=log_file or onstart.DEFAULT_LOG)
+    text = onstart.fit(onstart.render(opts), opts.state_dir)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    path = Path(output)
+    if path.exists():
+        raise UsageError(f"{output} already exists; choose another --output")
+    try:
+        path.write_text(text)
+        path.chmod(0o755)
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
 
 
 @cli.command("env")

@@ -1,0 +1,46 @@
+#!/bin/bash
+# On-start script written by safelaunch $version. Paste it into the instance's on-start field
+# or run it by hand; it exits with the training's own exit code.
+# Every value you gave is single-quoted on purpose: nothing in it expands.
+# shellcheck disable=SC2016
+set -euo pipefail
+
+state_dir=$state_dir
+log_file=$log_file
+on_restart=$on_restart
+mkdir -p "$$state_dir"
+exec > >(tee -a "$$log_file") 2>&1
+status_file="$$state_dir/status"
+marker="$$state_dir/started"
+say() { printf '[onstart] %s\n' "$$*"; }
+
+if [ -e "$$marker" ]; then
+  case "$$on_restart" in
+    skip)
+      say "this container already ran the job (status: $$(cat "$$status_file" 2>/dev/null || echo unknown)); not starting it again (--on-restart skip)"
+      exit 0 ;;
+    resume) say "container restarted: starting the job again; it must resume from its checkpoint (--on-restart resume)" ;;
+    *) say "container restarted: running the job again from the start (--on-restart rerun)" ;;
+  esac
+fi
+date -u +%Y-%m-%dT%H:%M:%SZ > "$$marker"
+$workdir_step$git_step$setup_steps
+if ! python3 -c "import sys, safelaunch; sys.exit(safelaunch.__version__ != '$version')" 2>/dev/null; then
+  say "installing safelaunch"
+  python3 -m pip install --quiet $safelaunch_spec
+fi
+
+say $start_message
+set +e
+python3 -m safelaunch run $run_args
+code=$$?
+set -e
+printf '%s\n' "$$code" > "$$status_file.tmp"
+mv -f "$$status_file.tmp" "$$status_file"
+$instance_step
+if [ "$$code" -eq 0 ]; then
+  say "training succeeded (exit code 0)"
+else
+  say "training FAILED with exit code $$code; see $$log_file"
+fi
+exit "$$code"

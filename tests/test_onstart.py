@@ -1,0 +1,184 @@
+"""The generated on-start script, run for real under bash: honest exit codes, the status file,
+restart markers, inert hostile input, the VastAI call with the container's key, the size
+limit."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from conftest import safelaunch_cmd
+from safelaunch import onstart
+
+HOSTILE = ["$(touch {pwned})", "`touch {pwned}`", "a'b\"c", "two words", "line\nbreak; touch {pwned}"]
+
+
+def _generate(tmp_path: Path, *args: str) -> Path:
+    out = subprocess.run(safelaunch_cmd("onstart", "--state-dir", str(tmp_path / "state"),
+                                        "--log-file", str(tmp_path / "onstart.log"), *args),
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    script = tmp_path / "onstart.sh"
+    script.write_text(out.stdout)
+    return script
+
+
+def _run(script: Path, cwd: Path, env: dict[str, str] | None = None):
+    path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"
+    return subprocess.run(["bash", str(script)], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PATH": path, **(env or {})}, timeout=180)
+
+
+def _lint(script: Path) -> None:
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    if shutil.which("shellcheck"):
+        out = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stdout
+
+
+def _train(tmp_path: Path, code: int) -> Path:
+    train = tmp_path / "train.py"
+    train.write_text(f"import sys\nprint('args', sys.argv[1:])\nsys.exit({code})\n")
+    return train
+
+
+def test_failed_training_exits_with_its_code(tmp_path):
+    _train(tmp_path, 7)
+    script = _generate(tmp_path, "--nproc", "1", "--run-option=--no-minimal-test", "train.py")
+    _lint(script)
+    out = _run(script, tmp_path)
+    assert out.returncode == 7
+    assert (tmp_path / "state" / "status").read_text() == "7\n"
+    assert out.stdout.rstrip().splitlines()[-1].startswith("[onstart] training FAILED with exit code 7")
+    assert "training FAILED" in (tmp_path / "onstart.log").read_text()
+
+
+def test_success_and_restart_markers(tmp_path):
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--on-restart", "skip",
+                       "--run-option=--no-minimal-test", "train.py")
+    out = _run(script, tmp_path)
+    assert out.returncode == 0 and "training succeeded (exit code 0)" in out.stdout
+    again = _run(script, tmp_path)
+    assert again.returncode == 0 and "not starting it again" in again.stdout
+    assert "safelaunch run" not in again.stdout.split("not starting")[1]
+
+
+def test_hostile_input_stays_inert(tmp_path):
+    pwned = tmp_path / "pwned"
+    values = [v.format(pwned=pwned) for v in HOSTILE]
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--run-option=--no-minimal-test",
+                       "--workdir", str(tmp_path), "train.py", *values)
+    _lint(script)
+    out = _run(script, tmp_path)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not pwned.exists()
+    printed = next(line for line in out.stdout.splitlines() if "args [" in line)
+    assert all(repr(v)[1:-1] in printed for v in values[:4])
+    # every other option: quoted in the script, which bash and shellcheck accept
+    for option in ("--workdir", "--state-dir", "--log-file", "--git-url", "--git-ref",
+                   "--safelaunch-spec", "--run-option", "--nproc"):
+        for value in values:
+            extra = [] if option == "--git-url" else ["--git-url", "https://x/r.git"]
+            text = subprocess.run(safelaunch_cmd("onstart", *extra, option, value, "t.py"),
+                                  capture_output=True, text=True)
+            assert text.returncode == 0, text.stderr
+            path = tmp_path / "h.sh"
+            path.write_text(text.stdout)
+            _lint(path)
+    assert not pwned.exists()
+
+
+class _Api(http.server.BaseHTTPRequestHandler):
+    calls: ClassVar[list[tuple[str, str, str, bytes]]] = []
+
+    def _handle(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        _Api.calls.append((self.command, self.path, self.headers.get("Authorization", ""), body))
+        if len(_Api.calls) == 1:  # the first answer is a rate limit, as VastAI's often is
+            self.send_response(429)
+            self.end_headers()
+            self.wfile.write(b"API requests too frequent")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(json.dumps({"success": True}).encode())
+
+    do_PUT = do_DELETE = _handle
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def vast_api():
+    _Api.calls = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Api)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_auto_stop_uses_the_container_key(tmp_path, vast_api):
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--auto-stop",
+                       "--run-option=--no-minimal-test", "train.py")
+    assert "VAST_API_KEY" not in script.read_text()
+    env = {"SAFELAUNCH_VAST_API": vast_api, "CONTAINER_ID": "4242",
+           "CONTAINER_API_KEY": "scoped-key-1"}
+    out = _run(script, tmp_path, env)
+    assert out.returncode == 0, out.stdout
+    method, path, auth, body = _Api.calls[-1]
+    assert (method, path, auth) == ("PUT", "/api/v0/instances/4242/", "Bearer scoped-key-1")
+    assert json.loads(body) == {"state": "stopped"}
+    assert len(_Api.calls) == 2  # retried after the 429
+
+
+def test_keep_on_failure_and_destroy(tmp_path, vast_api):
+    _train(tmp_path, 3)
+    env = {"SAFELAUNCH_VAST_API": vast_api, "CONTAINER_ID": "9", "CONTAINER_API_KEY": "k"}
+    script = _generate(tmp_path, "--nproc", "1", "--auto-destroy", "--keep-on-failure",
+                       "--run-option=--no-minimal-test", "train.py")
+    out = _run(script, tmp_path, env)
+    assert out.returncode == 3 and _Api.calls == []
+    assert "leaving the failed instance running" in out.stdout
+    (tmp_path / "state").rename(tmp_path / "state-old")
+    script = _generate(tmp_path, "--nproc", "1", "--auto-destroy",
+                       "--run-option=--no-minimal-test", "train.py")
+    out = _run(script, tmp_path, env)
+    assert out.returncode == 3 and _Api.calls[-1][0] == "DELETE"
+
+
+def test_long_script_becomes_a_bootstrap(tmp_path):
+    _train(tmp_path, 5)
+    setup = [f"--setup=echo step {i} {'x' * 200}" for i in range(25)]
+    script = _generate(tmp_path, "--nproc", "1", "--run-option=--no-minimal-test", *setup,
+                       "train.py")
+    assert len(script.read_bytes()) <= onstart.ONSTART_LIMIT
+    assert "base64 -d | gunzip" in script.read_text()
+    _lint(script)
+    out = _run(script, tmp_path)
+    assert out.returncode == 5 and "step 24" in out.stdout
+
+
+def test_bad_options_and_no_overwrite(tmp_path):
+    out = subprocess.run(safelaunch_cmd("onstart", "--auto-stop", "--auto-destroy", "t.py"),
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.startswith("safelaunch: error:")
+    existing = tmp_path / "mine.sh"
+    existing.write_text("keep me")
+    out = subprocess.run(safelaunch_cmd("onstart", "-o", str(existing), "t.py"),
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and existing.read_text() == "keep me"
