@@ -1,0 +1,1 @@
+"""Remote runs: the VastAI API (``vast``); SSH and sync come next (issue 5)."""
