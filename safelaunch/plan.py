@@ -59,6 +59,17 @@ def find_free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def port_taken(port: int) -> str | None:
+    """Why ``port`` cannot be listened on here (another listener), or None when it is free."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("", port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def build_plan(
     config: RunConfig,
     *,

@@ -19,6 +19,7 @@ from enum import Enum
 from pathlib import Path
 
 from safelaunch import gpu
+from safelaunch.plan import port_taken
 
 MIB = 1 << 20
 THRESHOLDS = {
@@ -224,16 +225,12 @@ def check_disk(inp: PreflightInput) -> CheckResult:
 def check_port(inp: PreflightInput) -> CheckResult:
     if not inp.check_port or inp.master_port is None:
         return CheckResult("master port", Status.SKIP, "picked by safelaunch or torch")
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("", inp.master_port))
-        except OSError as exc:
-            return CheckResult(
-                "master port", Status.FAIL,
-                f"master port {inp.master_port} is already in use ({exc.strerror})",
-                "another job may be running; pass a free --master-port, or leave it out on "
-                "one node and safelaunch picks one")
+    reason = port_taken(inp.master_port)
+    if reason is not None:
+        return CheckResult(
+            "master port", Status.FAIL, f"master port {inp.master_port} is already in use "
+            f"({reason})", "another job may be running; pass a free --master-port, or leave "
+            "it out on one node and safelaunch picks one")
     return CheckResult("master port", Status.PASS, f"port {inp.master_port} is free")
 
 

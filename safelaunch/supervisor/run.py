@@ -14,7 +14,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import tempfile
 import threading
 import time
@@ -28,7 +27,7 @@ from typing import Any
 from safelaunch.config import RunConfig
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, StartError
-from safelaunch.plan import LaunchPlan, check_entrypoint
+from safelaunch.plan import LaunchPlan, check_entrypoint, port_taken
 from safelaunch.redact import redact_env
 from safelaunch.report import display_path
 from safelaunch.runtime import beatfile
@@ -281,17 +280,12 @@ def check_master_port(plan: LaunchPlan) -> None:
     """Fail before starting when the port this node must open is taken (exit 125)."""
     if not plan.hosts_store or plan.port_was_picked or plan.master_port is None:
         return
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("", plan.master_port))
-        except OSError as exc:
-            hint = ("leave out --master-port and safelaunch picks a free one"
-                    if plan.config.single_node else "pass a free --master-port on every node")
-            raise StartError(
-                f"master port {plan.master_port} is already in use on this machine "
-                f"({exc.strerror}); another job may be running: {hint}"
-            ) from exc
+    reason = port_taken(plan.master_port)
+    if reason is not None:
+        hint = ("leave out --master-port and safelaunch picks a free one"
+                if plan.config.single_node else "pass a free --master-port on every node")
+        raise StartError(f"master port {plan.master_port} is already in use on this machine "
+                         f"({reason}); another job may be running: {hint}")
 
 
 def _write_start_files(plan: LaunchPlan, argv: list[str], cwd: Path) -> None:
