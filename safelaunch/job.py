@@ -31,7 +31,7 @@ def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
         nproc=int(cfg.nproc) if cfg.nproc.isdigit() else None,
         expect_gpus=cfg.nproc == "gpu" or bool(gpus),
         run_dir=plan.run_dir, multi_node=not cfg.single_node, master_addr=plan.master_addr,
-        master_port=plan.master_port, check_port=False)
+        master_port=plan.master_port, check_port=False, gpus=gpus)
 
 
 def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:

@@ -72,6 +72,8 @@ class PreflightInput:
     check_port: bool = False
     shm_path: str = "/dev/shm"
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    gpus: list[gpu.Gpu] | None = None
+    """What nvidia-smi listed, when the caller already asked it (None: ask it here)."""
 
 
 @dataclass
@@ -257,7 +259,7 @@ def check_open_files(_: PreflightInput) -> CheckResult:
 
 def run_checks(inp: PreflightInput) -> PreflightReport:
     started = time.monotonic()
-    gpus = gpu.list_gpus()
+    gpus = inp.gpus if inp.gpus is not None else gpu.list_gpus()
     jobs: list[tuple[str, Callable[[], list[CheckResult] | CheckResult]]] = [
         ("gpus", lambda: check_gpus(inp, gpus)),
         ("gpu topology", lambda: check_topology(inp, gpus)),
