@@ -5,7 +5,6 @@ Decides nothing: every word here comes from the ``RunOutcome``.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import textwrap
@@ -96,7 +95,3 @@ def _render_hang(hang: dict[str, Any], width: int) -> list[str]:
         lines.append("no stacks could be captured (py-spy missing or not allowed to attach, "
                      "and the rank runtime was not loaded)")
     return lines
-
-
-def render_json(outcome: RunOutcome) -> str:
-    return json.dumps(outcome.to_json(), indent=2, default=str)
