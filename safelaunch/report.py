@@ -1,4 +1,4 @@
-"""Renders a run's outcome for people (the end-of-run summary) and machines (JSON).
+"""Renders a run's outcome for people: the end-of-run summary.
 
 Decides nothing: every word here comes from the ``RunOutcome``.
 """
