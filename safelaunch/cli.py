@@ -245,6 +245,94 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
         raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
 
 
+@cli.command("remote", context_settings={"allow_interspersed_args": False})
+@click.option("--host", default=None, metavar="HOST",
+              help="An alias from ~/.ssh/config, or [USER@]HOST[:PORT].")
+@click.option("--vast-instance", type=click.IntRange(min=1), default=None, metavar="ID",
+              help="A VastAI instance: its SSH address comes from the API (VAST_API_KEY or "
+                   "the vastai CLI's key).")
+@click.option("-i", "--identity", multiple=True, type=click.Path(dir_okay=False),
+              help="A private key file (repeatable); IdentityFile and the agent also count.")
+@click.option("--ssh-config", type=click.Path(dir_okay=False), default=None,
+              help="SSH config file [default: ~/.ssh/config].")
+@click.option("--accept-new-host-key", is_flag=True,
+              help="Trust an unknown host key once and pin it in known_hosts (a changed key "
+                   "is always refused).")
+@click.option("--remote-dir", default=None,
+              help="Where the code and runs live remotely [default: ~/safelaunch/<name of "
+                   "the --sync directory>].")
+@click.option("--remote-python", default="python3", show_default=True,
+              help="The remote Python that has torch.")
+@click.option("--sync", "sync_dir", type=click.Path(file_okay=False), default=".",
+              show_default=True, help="Directory to upload (unchanged files are not sent).")
+@click.option("--no-sync", is_flag=True, help="Upload nothing; the code is already there.")
+@click.option("--exclude", multiple=True, metavar="PATTERN",
+              help="Also skip these paths when uploading (.gitignore syntax, repeatable).")
+@click.option("-e", "--env", "env_pairs", multiple=True, metavar="KEY=VALUE",
+              help="An environment variable for the remote job (repeatable; kept out of the "
+                   "job's saved spec).")
+@click.option("--detach", is_flag=True, help="Return right after the start.")
+@click.option("--attach", "attach", is_flag=False, flag_value="", default=None,
+              metavar="[RUN_ID]", help="Follow a job started earlier (the latest by default).")
+@click.option("--reconnect-timeout", type=click.FloatRange(min=0), default=600.0,
+              show_default=True, help="Seconds to keep reconnecting after the link drops.")
+@click.option("--vast-wait", type=click.FloatRange(min=0), default=600.0, show_default=True,
+              help="Seconds to wait for the VastAI instance to be running.")
+@click.option("--stop-after", is_flag=True, help="Stop the VastAI instance when the run ends.")
+@click.option("--destroy-after", is_flag=True,
+              help="Destroy the VastAI instance when the run ends.")
+@options.apply(options.run_options)
+@click.argument("script", required=False)
+@click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int | None,
+                   identity: tuple[str, ...], ssh_config: str | None,
+                   accept_new_host_key: bool, remote_dir: str | None, remote_python: str,
+                   sync_dir: str, no_sync: bool, exclude: tuple[str, ...],
+                   env_pairs: tuple[str, ...], detach: bool, attach: str | None,
+                   reconnect_timeout: float, vast_wait: float, stop_after: bool,
+                   destroy_after: bool, script: str | None, script_args: tuple[str, ...],
+                   **run_opts: Any) -> None:
+    """Run SCRIPT with safelaunch on another machine over SSH, and see it through.
+
+    Uploads the code, starts `safelaunch run` there (with these run options) detached from
+    SSH, streams its console across dropped connections, copies the run directory back and
+    exits with the remote run's exit code (255: host unreachable or refused).
+    """
+    from safelaunch.plan import make_run_id
+    from safelaunch.remote.main import RemoteRequest, run_remote
+    from safelaunch.remote.runner import Launch
+
+    if attach is not None and (script or detach):
+        raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
+    if attach is None and not script:
+        raise UsageError("missing SCRIPT (or --attach to follow an earlier run)")
+    if (stop_after or destroy_after) and vast_instance is None:
+        raise UsageError("--stop-after and --destroy-after need --vast-instance")
+    env: dict[str, str] = {}
+    for pair in env_pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise UsageError(f"--env {pair.split('=')[0]!r}: expected KEY=VALUE")
+        env[key] = value
+    root = Path(sync_dir)
+    launch = None if attach is not None else Launch(
+        script=str(script), script_args=tuple(script_args),
+        run_args=tuple(options.forwarded_argv(ctx, tuple(
+            d for d in options.RUN_DESTS if d != "run_dir"))),
+        run_dir=run_opts.get("run_dir"), sync_dir=None if no_sync else root,
+        exclude=exclude, env=env, detach=detach)
+    request = RemoteRequest(
+        host=host, vast_instance=vast_instance, launch=launch, attach_id=attach or None,
+        run_id=make_run_id(datetime.now(timezone.utc), secrets.token_hex(3)),
+        identity=identity, ssh_config=Path(ssh_config) if ssh_config else None,
+        accept_new_host_key=accept_new_host_key, python=remote_python,
+        remote_dir=remote_dir or f"~/safelaunch/{root.resolve().name or 'root'}",
+        reconnect_timeout=reconnect_timeout, vast_wait=vast_wait, stop_after=stop_after,
+        destroy_after=destroy_after)
+    ctx.exit(run_remote(request, Console()))
+
+
 @cli.command("env")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def env_command(as_json: bool) -> None:

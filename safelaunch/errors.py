@@ -6,7 +6,12 @@
     │   └── RunDirError     (2)     the run directory cannot be created or is not empty
     ├── StartError        (125)     the job could not be started (port taken, rendezvous failed)
     ├── ScriptNotExecutable (126)   the script or program exists but cannot be run
-    └── ScriptNotFound    (127)     the script, module or program does not exist
+    ├── ScriptNotFound    (127)     the script, module or program does not exist
+    └── RemoteError       (255)     the remote host cannot be reached, refuses our key, has
+        │                           an unknown or changed host key, or the link stayed down
+        ├── HostKeyUnknown  (255)   (remote.ssh)
+        ├── HostKeyChanged  (255)   (remote.ssh)
+        └── VastError       (255)   the VastAI API refused or failed (remote.vast)
 
 The CLI turns any of them into one line on stderr and the exit code; library code raises
 them and never exits.  Third-party errors are converted at the boundary with ``raise ... from``.
@@ -47,3 +52,7 @@ class ScriptNotExecutable(SafelaunchError):
 
 class ScriptNotFound(SafelaunchError):
     exit_code = 127
+
+
+class RemoteError(SafelaunchError):
+    exit_code = 255

@@ -188,3 +188,34 @@ def topology_options(nproc_default: str | None = None) -> list[Callable[[F], F]]
                                "without one].")
         chosen.append(option(*decls, dest=dest, **kwargs))
     return chosen
+
+
+RUN_DESTS = tuple(_RUN_KWARGS)
+
+
+def forwarded_argv(ctx: click.Context, dests: tuple[str, ...]) -> list[str]:
+    """The options among ``dests`` that the user set (command line or environment), written
+    back as arguments, for a ``safelaunch run`` started elsewhere."""
+    argv: list[str] = []
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name not in dests:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source not in (click.core.ParameterSource.COMMANDLINE,
+                          click.core.ParameterSource.ENVIRONMENT):
+            continue
+        value = ctx.params[param.name]
+        if param.is_flag and param.secondary_opts:
+            argv.append(param.opts[0] if value else param.secondary_opts[0])
+        elif param.is_flag:
+            if value:
+                argv.append(param.opts[0])
+        elif value is not None:
+            argv += [param.opts[0], _as_text(value)]
+    return argv
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, frozenset):
+        return ",".join(str(v) for v in sorted(value))
+    return str(value)

@@ -19,7 +19,7 @@ from typing import Any
 
 import requests
 
-from safelaunch.errors import SafelaunchError
+from safelaunch.errors import RemoteError
 
 DEFAULT_BASE = "https://console.vast.ai"
 API_BASE_ENV = "SAFELAUNCH_VAST_API"
@@ -28,10 +28,8 @@ RUNNING = "running"
 DEAD_STATES = {"exited", "offline", "stopped"}
 
 
-class VastError(SafelaunchError):
+class VastError(RemoteError):
     """The VastAI API refused or failed; the instance cannot be reached (exit 255)."""
-
-    exit_code = 255
 
 
 def find_api_key(environ: dict[str, str] | None = None, home: Path | None = None) -> str:

@@ -1,0 +1,287 @@
+"""The remote half of ``safelaunch remote``: small commands run by the remote Python.
+
+The local side sends this file's source inside each SSH command (compressed, as ``python3 -c``),
+so nothing has to be installed on the remote machine for it to work, and it uses the standard
+library only (Python 3.8 and newer).  Each subcommand answers with one JSON line on stdout,
+except ``follow`` and ``send``, whose stdout is a byte stream:
+
+    manifest DIR          size and mtime of every file under DIR
+    receive DIR           extract a tar stream from stdin into DIR, each file atomically
+    check LIB             which Python, which safelaunch under LIB, which modules are missing
+    start                 start the job described by a JSON spec on stdin, detached from SSH
+    follow CTL OFFSET     the job's console from byte OFFSET until it ends; on stderr a
+                          heartbeat every second and, at the end, {"end": ...}
+    stop CTL              SIGTERM to the job (``safelaunch run`` then stops its ranks)
+    send DIR [FILE...]    a tar stream of DIR (and FILEs, at the top) on stdout
+    list ROOT             the jobs started under ROOT, oldest first, with their specs
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from typing import Any
+
+CONSOLE = "console.log"
+EXIT_FILE = "exit_code"
+PID_FILE = "pid"
+SPEC_FILE = "spec.json"
+SKIP_TOP = (".safelaunch", "safelaunch_runs")
+NEEDED_MODULES = ("click", "psutil", "yaml", "torch")
+BEAT_SECONDS = 1.0
+POLL_SECONDS = 0.05
+
+
+def _path(text: str) -> str:
+    return os.path.abspath(os.path.expanduser(text))
+
+
+def _say(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def _write_atomic(path: str, text: str) -> None:
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as handle:
+        handle.write(text)
+    os.replace(tmp, path)
+
+
+def manifest(root: str) -> None:
+    root = _path(root)
+    files = {}
+    for here, dirs, names in os.walk(root):
+        rel_dir = os.path.relpath(here, root)
+        if rel_dir == ".":
+            dirs[:] = [d for d in dirs if d not in SKIP_TOP]
+            rel_dir = ""
+        for name in names:
+            try:
+                st = os.stat(os.path.join(here, name))
+            except OSError:
+                continue
+            files[os.path.join(rel_dir, name)] = [st.st_size, int(st.st_mtime), st.st_mode & 0o777]
+    _say({"root": root, "files": files})
+
+
+def receive(root: str) -> None:
+    root = _path(root)
+    os.makedirs(root, exist_ok=True)
+    count = size = 0
+    with tarfile.open(fileobj=sys.stdin.buffer, mode="r|") as tar:
+        for member in tar:
+            name = os.path.normpath(member.name)
+            if name.startswith(("/", "..")) or os.path.isabs(name):
+                raise SystemExit(f"refusing unsafe path {member.name!r}")
+            target = os.path.join(root, name)
+            if member.isdir():
+                os.makedirs(target, exist_ok=True)
+                continue
+            if not member.isfile():
+                continue
+            source = tar.extractfile(member)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            tmp = os.path.join(os.path.dirname(target),
+                               f".{os.path.basename(target)}.safelaunch-{os.getpid()}")
+            with open(tmp, "wb") as out:
+                while source is not None:
+                    chunk = source.read(1 << 20)
+                    if not chunk:
+                        break
+                    out.write(chunk)
+            os.chmod(tmp, member.mode & 0o777)
+            os.utime(tmp, (member.mtime, member.mtime))
+            os.replace(tmp, target)
+            count += 1
+            size += member.size
+    _say({"files": count, "bytes": size})
+
+
+def check(lib: str) -> None:
+    lib = _path(lib)
+    sys.path.insert(0, lib)
+    version = None
+    try:
+        import safelaunch  # type: ignore[import-not-found,unused-ignore]
+
+        if os.path.dirname(os.path.dirname(os.path.abspath(safelaunch.__file__))) == lib:
+            version = safelaunch.__version__
+    except Exception:
+        version = None
+    missing = [m for m in NEEDED_MODULES if importlib.util.find_spec(m) is None]
+    _say({"python": sys.version.split()[0], "executable": sys.executable,
+          "safelaunch": version, "missing": missing})
+
+
+def start() -> None:
+    spec = json.loads(sys.stdin.read())
+    ctl = _path(spec["ctl"])
+    os.makedirs(ctl, exist_ok=True)
+    _write_atomic(os.path.join(ctl, SPEC_FILE), json.dumps(
+        {k: v for k, v in spec.items() if k != "env"}))
+    first = os.fork()
+    if first == 0:
+        os.setsid()
+        if os.fork() != 0:
+            os._exit(0)
+        _run_detached(spec, ctl)
+        os._exit(0)
+    os.waitpid(first, 0)
+    pid_path = os.path.join(ctl, PID_FILE)
+    deadline = time.monotonic() + 15
+    while not os.path.exists(pid_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not os.path.exists(pid_path):
+        _say({"error": "the job did not start"})
+        return
+    with open(pid_path) as handle:
+        _say({"pid": int(handle.read().split()[0]), "ctl": ctl})
+
+
+def _run_detached(spec: dict[str, Any], ctl: str) -> None:
+    """In the daemon: no terminal, no SSH pipes; run the job, then record its exit code."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_IGN)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    log = os.open(os.path.join(ctl, CONSOLE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(devnull, 0)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    env = dict(os.environ)
+    env.update(spec.get("env") or {})
+    lib = _path(spec["lib"])
+    env["PYTHONPATH"] = lib + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONUNBUFFERED"] = "1"
+    restore = {s: signal.SIG_DFL for s in (signal.SIGHUP, signal.SIGINT, signal.SIGPIPE)}
+    code = 127
+    try:
+        proc = subprocess.Popen(spec["argv"], cwd=_path(spec["workdir"]), env=env,
+                                stdin=devnull, stdout=log, stderr=log,
+                                preexec_fn=lambda: [signal.signal(s, h)
+                                                    for s, h in restore.items()])
+    except OSError as exc:
+        os.write(log, f"safelaunch: error: cannot start {spec['argv'][0]}: {exc}\n".encode())
+        _write_atomic(os.path.join(ctl, PID_FILE), f"{os.getpid()} {os.getpid()}\n")
+    else:
+        _write_atomic(os.path.join(ctl, PID_FILE), f"{proc.pid} {os.getpid()}\n")
+        code = proc.wait()
+        if code < 0:
+            code = 128 - code
+    _write_atomic(os.path.join(ctl, EXIT_FILE), f"{code}\n")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _ended(ctl: str) -> dict[str, Any] | None:
+    try:
+        with open(os.path.join(ctl, EXIT_FILE)) as handle:
+            return {"exit_code": int(handle.read().strip())}
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(os.path.join(ctl, PID_FILE)) as handle:
+            waiter = int(handle.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    if _alive(waiter) or os.path.exists(os.path.join(ctl, EXIT_FILE)):
+        return None
+    return {"lost": True}
+
+
+def follow(ctl: str, offset: str) -> None:
+    ctl = _path(ctl)
+    if not os.path.isdir(ctl):
+        sys.stderr.write(json.dumps({"end": {"unknown": True}}) + "\n")
+        return
+    out = sys.stdout.buffer
+    position = int(offset)
+    last_beat = 0.0
+    handle = None
+    while True:
+        if handle is None and os.path.exists(os.path.join(ctl, CONSOLE)):
+            handle = open(os.path.join(ctl, CONSOLE), "rb")  # noqa: SIM115 - kept open
+            handle.seek(position)
+        ended = _ended(ctl)  # read before the data, so no line written after it is missed
+        data = handle.read(1 << 16) if handle is not None else b""
+        if data:
+            out.write(data)
+            out.flush()
+            position += len(data)
+            continue
+        if ended is not None:
+            sys.stderr.write(json.dumps({"end": ended, "offset": position}) + "\n")
+            sys.stderr.flush()
+            return
+        now = time.monotonic()
+        if now - last_beat >= BEAT_SECONDS:
+            sys.stderr.write(json.dumps({"beat": position}) + "\n")
+            sys.stderr.flush()
+            last_beat = now
+        time.sleep(POLL_SECONDS)
+
+
+def stop(ctl: str) -> None:
+    ctl = _path(ctl)
+    try:
+        with open(os.path.join(ctl, PID_FILE)) as handle:
+            pid = int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        _say({"stopped": False, "why": "no such job"})
+        return
+    if os.path.exists(os.path.join(ctl, EXIT_FILE)) or not _alive(pid):
+        _say({"stopped": False, "why": "the job had already ended"})
+        return
+    os.kill(pid, signal.SIGTERM)
+    _say({"stopped": True, "pid": pid})
+
+
+def send(root: str, *extra: str) -> None:
+    root = _path(root)
+    with tarfile.open(fileobj=sys.stdout.buffer, mode="w|") as tar:
+        if os.path.isdir(root):
+            tar.add(root, arcname=".")
+        for path in map(_path, extra):
+            if os.path.isfile(path):
+                tar.add(path, arcname=os.path.basename(path))
+    sys.stdout.flush()
+
+
+def list_jobs(root: str) -> None:
+    runs = os.path.join(_path(root), ".safelaunch", "runs")
+    jobs = []
+    for name in sorted(os.listdir(runs)) if os.path.isdir(runs) else []:
+        ctl = os.path.join(runs, name)
+        try:
+            with open(os.path.join(ctl, SPEC_FILE)) as handle:
+                spec = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        jobs.append({"id": name, "ended": _ended(ctl), "spec": spec})
+    _say({"jobs": jobs})
+
+
+COMMANDS = {"manifest": manifest, "receive": receive, "check": check, "start": start,
+            "follow": follow, "stop": stop, "send": send, "list": list_jobs}
+
+
+def main(argv: list[str]) -> None:
+    COMMANDS[argv[0]](*argv[1:])  # type: ignore[operator]
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

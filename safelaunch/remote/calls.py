@@ -1,0 +1,143 @@
+"""Calling the remote agent (``remote/agent.py``) over an SSH connection.
+
+Each call sends the agent's source, compressed, inside the command line
+(``python3 -c 'exec(...)' SUBCOMMAND ARGS``), so the remote machine needs nothing but a Python.
+Stdout and stderr are read together, so a large answer never deadlocks the channel.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shlex
+import time
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import paramiko
+
+from safelaunch.errors import RemoteError, StartError
+from safelaunch.remote.ssh import SshConnection
+
+CALL_TIMEOUT = 120.0
+READ_CHUNK = 1 << 16
+NOT_FOUND = 127
+
+
+@cache
+def _bootstrap() -> str:
+    source = (Path(__file__).parent / "agent.py").read_bytes()
+    blob = base64.b64encode(zlib.compress(source, 9)).decode()
+    return f"import base64,zlib;exec(zlib.decompress(base64.b64decode('{blob}')))"
+
+
+def agent_command(python: str, *args: str) -> str:
+    return " ".join(shlex.quote(a) for a in (python, "-c", _bootstrap(), *args))
+
+
+class Agent:
+    """The agent's subcommands, run with ``python`` on the far side of ``conn``."""
+
+    def __init__(self, conn: SshConnection, python: str) -> None:
+        self.conn = conn
+        self.python = python
+
+    def open(self, *args: str) -> paramiko.Channel:
+        return self.conn.channel(agent_command(self.python, *args))
+
+    def call(self, *args: str, stdin: bytes | None = None,
+             timeout: float = CALL_TIMEOUT) -> dict[str, Any]:
+        """Run a subcommand to its end; its one JSON line, parsed."""
+        chan = self.open(*args)
+        try:
+            if stdin is not None:
+                chan.sendall(stdin)
+            chan.shutdown_write()
+            status, out, err = drain(chan, timeout, self.conn.target.name)
+        finally:
+            chan.close()
+        self.check_status(args[0], status, err)
+        try:
+            answer = json.loads(out.decode().strip().splitlines()[-1])
+        except (ValueError, IndexError) as exc:
+            raise StartError(f"unexpected answer from the remote {args[0]}: "
+                             f"{out[-200:]!r}") from exc
+        if not isinstance(answer, dict):
+            raise StartError(f"unexpected answer from the remote {args[0]}: {answer!r}")
+        return answer
+
+    def check_status(self, what: str, status: int, err: bytes) -> None:
+        if status == 0:
+            return
+        lines = err.decode(errors="replace").strip().splitlines()
+        if status == NOT_FOUND and (not lines or "not found" in lines[-1]):
+            raise StartError(f"{self.python!r} was not found on {self.conn.target.name}; "
+                             "pass --remote-python with the path of its Python")
+        last = lines[-1] if lines else f"exit status {status}"
+        raise StartError(f"the remote {what} failed on {self.conn.target.name}: {last}")
+
+
+def drain(chan: paramiko.Channel, timeout: float, host: str) -> tuple[int, bytes, bytes]:
+    """Read stdout and stderr until the command exits; (status, stdout, stderr)."""
+    out, err = bytearray(), bytearray()
+    deadline = time.monotonic() + timeout
+    chan.settimeout(0.2)
+    while True:
+        got = False
+        if chan.recv_stderr_ready():
+            err += chan.recv_stderr(READ_CHUNK)
+            got = True
+        try:
+            data = chan.recv(READ_CHUNK)
+        except TimeoutError:
+            data = None
+        if data:
+            out += data
+            got = True
+        if data == b"" and chan.exit_status_ready() and not chan.recv_stderr_ready():
+            break
+        if not got and time.monotonic() > deadline:
+            raise RemoteError(f"{host} did not answer within {timeout:g}s")
+        if data == b"":
+            if chan.closed and not chan.exit_status_ready():
+                raise RemoteError(f"lost the connection to {host}")
+            time.sleep(0.01)
+    return chan.recv_exit_status(), bytes(out), bytes(err)
+
+
+class ChannelReader:
+    """A file-like ``read`` over a channel's stdout, for ``tarfile`` streams."""
+
+    def __init__(self, chan: paramiko.Channel, timeout: float) -> None:
+        self._chan = chan
+        self._chan.settimeout(timeout)
+        self.count = 0
+
+    def read(self, size: int = -1) -> bytes:
+        parts = bytearray()
+        while size < 0 or len(parts) < size:
+            want = READ_CHUNK if size < 0 else min(READ_CHUNK, size - len(parts))
+            data = self._chan.recv(want)
+            if not data:
+                break
+            parts += data
+        self.count += len(parts)
+        return bytes(parts)
+
+
+class ChannelWriter:
+    """A file-like ``write`` into a channel's stdin, counting bytes for progress."""
+
+    def __init__(self, chan: paramiko.Channel, progress: Any = None) -> None:
+        self._chan = chan
+        self._progress = progress
+        self.count = 0
+
+    def write(self, data: bytes) -> int:
+        self._chan.sendall(data)
+        self.count += len(data)
+        if self._progress is not None:
+            self._progress(self.count)
+        return len(data)

@@ -1,0 +1,70 @@
+"""The whole ``safelaunch remote`` command as one library call: find the machine (an SSH host
+or a VastAI instance), start or attach, and end the instance afterwards if asked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from safelaunch.console import Console
+from safelaunch.errors import UsageError
+from safelaunch.remote.runner import Launch, RemoteJob, RemoteOutcome, RemoteSession
+from safelaunch.remote.ssh import resolve_target
+
+
+@dataclass(frozen=True)
+class RemoteRequest:
+    host: str | None
+    vast_instance: int | None
+    launch: Launch | None
+    """None for ``--attach``."""
+    attach_id: str | None = None
+    run_id: str = ""
+    identity: tuple[str, ...] = ()
+    ssh_config: Path | None = None
+    accept_new_host_key: bool = False
+    python: str = "python3"
+    remote_dir: str = "~/safelaunch"
+    reconnect_timeout: float = 600.0
+    vast_wait: float = 600.0
+    stop_after: bool = False
+    destroy_after: bool = False
+    local_runs: Path = field(default_factory=lambda: Path("safelaunch_runs"))
+
+
+def run_remote(request: RemoteRequest, console: Console) -> int:
+    """Run (or attach to) the remote job; the exit code for the command line."""
+    if (request.host is None) == (request.vast_instance is None):
+        raise UsageError("give exactly one of --host and --vast-instance")
+    client = None
+    if request.vast_instance is not None:
+        from safelaunch.remote import vast
+
+        client = vast.VastClient(vast.find_api_key())
+        instance = client.wait_running(request.vast_instance, request.vast_wait,
+                                       notice=console.notice)
+        address = vast.ssh_address(instance)
+        spec = f"{address.user}@{address.host}:{address.port}"
+        console.notice(f"VastAI instance {request.vast_instance} is running; SSH {spec}")
+        host_option = f"--vast-instance {request.vast_instance}"
+    else:
+        spec = str(request.host)
+        host_option = ""
+    target = resolve_target(spec, request.ssh_config, identity=request.identity)
+    job = RemoteJob(target, request.python, request.remote_dir, request.accept_new_host_key,
+                    request.reconnect_timeout, request.local_runs, host_option)
+    session = RemoteSession(job, console)
+    outcome: RemoteOutcome
+    if request.launch is None:
+        outcome = session.attach(request.attach_id)
+    else:
+        outcome = session.launch(request.launch, request.run_id)
+    if client is not None and request.vast_instance is not None and outcome.ended:
+        if request.destroy_after:
+            client.destroy(request.vast_instance)
+            console.notice(f"destroyed VastAI instance {request.vast_instance}")
+        elif request.stop_after:
+            client.stop(request.vast_instance)
+            console.notice(f"stopped VastAI instance {request.vast_instance} (its disk still "
+                           "bills until it is destroyed)")
+    return outcome.exit_code

@@ -1,0 +1,310 @@
+"""``safelaunch remote``: run a job on another machine over SSH and see it through.
+
+    connect -> upload safelaunch itself (same version, under REMOTE_DIR/.safelaunch/lib)
+    -> check the remote Python (install click/psutil/pyyaml if missing; torch must be there)
+    -> sync the code -> start ``safelaunch run`` detached from SSH (remote/agent.py)
+    -> follow its console across dropped connections (remote/stream.py)
+    -> copy the run directory back -> the remote run's exit code
+
+Remote layout, all under REMOTE_DIR: the synced code, ``safelaunch_runs/<id>`` (the run
+directories, as with a local run) and ``.safelaunch/runs/<id>`` (the job's console, pid, exit
+code and spec, which is what ``--attach`` finds).
+
+Ctrl-C (or SIGTERM) stops the remote job and waits for its cleanup; a second Ctrl-C leaves
+it stopping.  SIGHUP (the terminal went away) leaves the job running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import signal
+import tarfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import safelaunch
+from safelaunch import __version__
+from safelaunch.console import Console
+from safelaunch.errors import RemoteError, StartError, UsageError
+from safelaunch.remote.calls import Agent, ChannelReader, drain
+from safelaunch.remote.ssh import CONNECT_TIMEOUT, SshConnection, SshTarget, connect
+from safelaunch.remote.stream import Follower
+from safelaunch.remote.sync import sync_tree
+
+PACKAGE_DIR = Path(safelaunch.__file__).parent
+DEPENDENCIES = {"click": "click>=8.1", "psutil": "psutil>=5.9", "yaml": "pyyaml>=6.0"}
+DEFAULT_REMOTE_DIR = "~/safelaunch"
+STOP_WAIT = 120.0
+
+
+class Interrupted(BaseException):
+    """SIGTERM or SIGHUP while following the remote job (SIGINT stays KeyboardInterrupt)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@dataclass(frozen=True)
+class RemoteJob:
+    """Where and how: one remote machine and directory."""
+
+    target: SshTarget
+    python: str = "python3"
+    remote_dir: str = DEFAULT_REMOTE_DIR
+    accept_new_host_key: bool = False
+    reconnect_timeout: float = 600.0
+    local_runs: Path = Path("safelaunch_runs")
+    host_option: str = ""
+    """How the user named the machine (``--host X`` / ``--vast-instance N``), for hints."""
+
+    def attach_hint(self, run_id: str) -> str:
+        parts = ["safelaunch", "remote", *shlex.split(self.host_option or
+                                                       f"--host {shlex.quote(self.target.name)}"),
+                 "--remote-dir", self.remote_dir]
+        if self.python != "python3":
+            parts += ["--remote-python", self.python]
+        return " ".join(shlex.quote(p) for p in [*parts, "--attach", run_id])
+
+    def ctl(self, run_id: str) -> str:
+        return f"{self.remote_dir}/.safelaunch/runs/{run_id}"
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What to run there."""
+
+    script: str
+    script_args: tuple[str, ...] = ()
+    run_args: tuple[str, ...] = ()
+    run_dir: str | None = None
+    sync_dir: Path | None = Path(".")
+    exclude: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    detach: bool = False
+
+
+@dataclass(frozen=True)
+class RemoteOutcome:
+    exit_code: int
+    ended: bool
+    """The job ended (so the instance may be stopped); False when detached or left running."""
+    run_id: str
+    local_run_dir: Path | None = None
+
+
+class RemoteSession:
+    def __init__(self, job: RemoteJob, console: Console) -> None:
+        self.job = job
+        self.console = console
+
+    def connect(self, timeout: float = CONNECT_TIMEOUT) -> SshConnection:
+        return connect(self.job.target, self.job.accept_new_host_key, timeout)
+
+    def launch(self, launch: Launch, run_id: str) -> RemoteOutcome:
+        job, notice = self.job, self.console.notice
+        conn = self.connect()
+        try:
+            agent = Agent(conn, job.python)
+            executable = self._prepare(agent)
+            if launch.sync_dir is not None:
+                result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude,
+                                   notice)
+                notice(f"sync: {result.files} files in {job.remote_dir} on {job.target.name}, "
+                       f"{result.sent} sent ({result.seconds:.1f}s)")
+            run_dir = launch.run_dir or f"safelaunch_runs/{run_id}"
+            spec = {
+                "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
+                "lib": self._lib(), "env": launch.env,
+                "run_dir": str(PurePosixPath(job.remote_dir) / run_dir),
+                "argv": [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
+                         *launch.run_args, launch.script, *launch.script_args],
+                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            }
+            answer = agent.call("start", stdin=_json(spec))
+            if "pid" not in answer:
+                raise StartError(f"the job did not start on {job.target.name}: "
+                                 f"{answer.get('error', answer)}")
+            notice(f"started run {run_id} on {job.target.name} in {job.remote_dir} "
+                   f"(pid {answer['pid']})")
+            if launch.detach:
+                notice(f"detached; reattach with: {job.attach_hint(run_id)}")
+                return RemoteOutcome(0, False, run_id)
+            notice("Ctrl-C stops the remote job; closing the terminal leaves it running")
+            return self._see_through(agent, run_id, str(spec["run_dir"]), 0)
+        finally:
+            conn.close()
+
+    def attach(self, run_id: str | None) -> RemoteOutcome:
+        job = self.job
+        conn = self.connect()
+        try:
+            agent = Agent(conn, job.python)
+            jobs = agent.call("list", job.remote_dir).get("jobs") or []
+            where = f"{job.target.name}:{job.remote_dir}"
+            if not jobs:
+                raise UsageError(f"no safelaunch remote runs in {where}")
+            chosen = jobs[-1] if run_id is None else next(
+                (j for j in jobs if j.get("id") == run_id), None)
+            if chosen is None:
+                known = ", ".join(str(j.get("id")) for j in jobs[-5:])
+                raise UsageError(f"no run {run_id} in {where}; the latest there: {known}")
+            ended = chosen.get("ended") or {}
+            state = (f"ended with exit code {ended['exit_code']}" if "exit_code" in ended
+                     else "running")
+            self.console.notice(f"attaching to run {chosen['id']} on {job.target.name} "
+                                f"({state})")
+            return self._see_through(agent, str(chosen["id"]),
+                                     str(chosen["spec"]["run_dir"]), 0)
+        finally:
+            conn.close()
+
+    def _lib(self) -> str:
+        return f"{self.job.remote_dir}/.safelaunch/lib/{__version__}"
+
+    def _prepare(self, agent: Agent) -> str:
+        """safelaunch of this version importable remotely, its needs met; the Python path."""
+        host = self.job.target.name
+        sync_tree(agent, PACKAGE_DIR, f"{self._lib()}/safelaunch", (), self.console.notice,
+                  label=f"upload safelaunch {__version__}")
+        info = agent.call("check", self._lib())
+        if info.get("safelaunch") != __version__:
+            raise StartError(f"safelaunch {__version__} is not importable on {host} after "
+                             f"the upload (found {info.get('safelaunch')})")
+        missing = list(info.get("missing") or [])
+        executable = str(info.get("executable") or self.job.python)
+        if "torch" in missing:
+            raise StartError(f"{executable} on {host} cannot import torch; pass "
+                             "--remote-python with the Python of your training environment")
+        wanted = [DEPENDENCIES[m] for m in missing if m in DEPENDENCIES]
+        if wanted:
+            self.console.notice(f"installing {' '.join(wanted)} for {executable} on {host}")
+            chan = agent.conn.channel(" ".join(shlex.quote(a) for a in (
+                executable, "-m", "pip", "install", "-q", *wanted)))
+            try:
+                chan.shutdown_write()
+                status, _, err = drain(chan, 600.0, host)
+            finally:
+                chan.close()
+            agent.check_status("pip install", status, err)
+        return executable
+
+    def _see_through(self, agent: Agent, run_id: str, run_dir: str,
+                     offset: int) -> RemoteOutcome:
+        job = self.job
+        follower = Follower(agent, job.ctl(run_id), self.console, self.connect,
+                            job.reconnect_timeout, job.attach_hint(run_id), offset=offset)
+        end, override = self._follow(follower, run_id)
+        if end is None:
+            return RemoteOutcome(override or 0, False, run_id)
+        local = self._fetch(follower, run_id, run_dir)
+        if "exit_code" not in end:
+            raise RemoteError(f"the remote job {run_id} ended without an exit code (was the "
+                              "machine restarted?)" + (f"; what it left is in {local}"
+                                                       if local else ""))
+        code = int(end["exit_code"])
+        self.console.notice(f"remote run {run_id} on {job.target.name} exited with code {code}"
+                            + (f"; its run directory is in {local}" if local else ""))
+        return RemoteOutcome(override if override is not None else code, True, run_id, local)
+
+    def _follow(self, follower: Follower, run_id: str) -> tuple[dict[str, Any] | None,
+                                                                 int | None]:
+        notice = self.console.notice
+        with _signals_raise():
+            try:
+                return follower.run(), None
+            except KeyboardInterrupt:
+                code = 130
+            except Interrupted as stop:
+                if stop.signum == signal.SIGHUP:
+                    return None, 129
+                code = 128 + stop.signum
+            notice("stopping the remote job (press Ctrl-C again to leave it stopping)")
+            try:
+                self._stop(follower)
+                return follower.run(), code
+            except (KeyboardInterrupt, Interrupted):
+                notice(f"left run {run_id} stopping; reattach with: "
+                       f"{self.job.attach_hint(run_id)}")
+                return None, code
+
+    def _stop(self, follower: Follower) -> None:
+        try:
+            answer = follower.agent.call("stop", follower.ctl, timeout=30)
+        except RemoteError:
+            follower.reconnect()
+            answer = follower.agent.call("stop", follower.ctl, timeout=30)
+        if not answer.get("stopped"):
+            self.console.notice(f"nothing to stop: {answer.get('why', 'unknown')}")
+
+    def _fetch(self, follower: Follower, run_id: str, run_dir: str) -> Path | None:
+        """Copy the remote run directory (and the console) to ``local_runs/<id>``."""
+        destination = self.job.local_runs / run_id
+        for attempt in (1, 2):
+            try:
+                chan = follower.agent.open("send", run_dir, f"{follower.ctl}/console.log")
+                try:
+                    chan.shutdown_write()
+                    _extract(ChannelReader(chan, 60.0), destination)
+                finally:
+                    chan.close()
+                return destination
+            except (RemoteError, OSError, EOFError, tarfile.TarError) as exc:
+                error: BaseException = exc
+                if attempt == 2:
+                    break
+                try:
+                    follower.reconnect()
+                except RemoteError:
+                    break
+        self.console.notice(f"could not copy the run directory {run_dir} back: {error}")
+        return None
+
+
+def _extract(reader: ChannelReader, destination: Path) -> None:
+    """Write a tar stream under ``destination``; entries leaving it are refused."""
+    destination.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=reader, mode="r|") as tar:  # type: ignore[call-overload]
+        for member in tar:
+            parts = PurePosixPath(member.name).parts
+            if member.name.startswith("/") or ".." in parts:
+                continue
+            target = destination.joinpath(*[p for p in parts if p != "."])
+            if member.isdir():
+                target.mkdir(parents=True, exist_ok=True)
+            elif member.isfile():
+                source = tar.extractfile(member)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with target.open("wb") as out:
+                    while source is not None and (chunk := source.read(1 << 20)):
+                        out.write(chunk)
+                os.utime(target, (member.mtime, member.mtime))
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise ``Interrupted`` in the main thread while following."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        raise Interrupted(signum)
+
+    saved = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
+
+
+def _json(obj: object) -> bytes:
+    return json.dumps(obj).encode()

@@ -1,0 +1,150 @@
+"""Follow the remote job's console across dropped connections.
+
+The remote agent sends the console file from a byte offset and, on stderr, a heartbeat every
+second and one ``{"end": ...}`` line when the job has ended and everything was sent.  Only
+whole lines are written locally and the offset counts exactly those bytes, so after a
+reconnect the stream resumes at the start of the first line not yet shown: no line is
+repeated and none is lost.  A stream that ends without ``end``, or stays silent (no data, no
+heartbeat) for ``SILENCE_LIMIT`` seconds, is a dropped connection: reconnect with backoff
+(capped at ``MAX_BACKOFF`` so the stream is back within seconds of the host being reachable)
+until ``reconnect_timeout`` runs out.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import paramiko
+
+from safelaunch.console import Console
+from safelaunch.errors import RemoteError
+from safelaunch.remote.calls import READ_CHUNK, Agent
+from safelaunch.remote.ssh import HostKeyChanged, HostKeyUnknown, SshConnection
+
+SILENCE_LIMIT = 5.0
+FIRST_BACKOFF = 0.25
+MAX_BACKOFF = 2.0
+MAX_PENDING = 1 << 16
+
+
+@dataclass
+class Follower:
+    """The console of one remote job, followed to its end."""
+
+    agent: Agent
+    ctl: str
+    console: Console
+    connect: Callable[[float], SshConnection]
+    reconnect_timeout: float
+    attach_hint: str
+    offset: int = 0
+    reconnects: int = 0
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    _pending: bytes = field(default=b"", repr=False)
+
+    def run(self) -> dict[str, Any]:
+        """Stream until the job ends; the agent's end record (``exit_code`` or ``lost``)."""
+        while True:
+            try:
+                end = self._follow_once()
+            except RemoteError:
+                end = None
+            if end is not None:
+                return end
+            self.reconnect()
+
+    def _follow_once(self) -> dict[str, Any] | None:
+        self._pending = b""
+        chan = self.agent.open("follow", self.ctl, str(self.offset))
+        chan.settimeout(0.2)
+        errors = b""
+        heard = self.clock()
+        try:
+            while True:
+                if chan.recv_stderr_ready():
+                    errors += chan.recv_stderr(READ_CHUNK)
+                    heard = self.clock()
+                    *lines, errors = errors.split(b"\n")
+                    for line in lines:
+                        end = self._control(line)
+                        if end is not None:  # stdout data sent before it has arrived
+                            while chan.recv_ready():
+                                self._take(chan.recv(READ_CHUNK))
+                            self._emit(self._pending)
+                            return end
+                try:
+                    data = chan.recv(READ_CHUNK)
+                except TimeoutError:
+                    data = None
+                except (OSError, EOFError, paramiko.SSHException):
+                    return None
+                if data:
+                    heard = self.clock()
+                    self._take(data)
+                elif data == b"" and not chan.recv_stderr_ready():
+                    if chan.exit_status_ready() or chan.closed or not self.agent.conn.is_active():
+                        return None  # the stream stopped without its end record
+                    self.sleep(0.02)
+                if self.clock() - heard > SILENCE_LIMIT:
+                    return None
+        finally:
+            chan.close()
+
+    def _control(self, line: bytes) -> dict[str, Any] | None:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            return None
+        end = record.get("end") if isinstance(record, dict) else None
+        return end if isinstance(end, dict) else None
+
+    def _take(self, data: bytes) -> None:
+        buffer = self._pending + data
+        cut = buffer.rfind(b"\n") + 1
+        if cut == 0 and len(buffer) >= MAX_PENDING:
+            cut = len(buffer)
+        self._emit(buffer[:cut])
+        self._pending = buffer[cut:]
+
+    def _emit(self, data: bytes) -> None:
+        if data:
+            self.console.rank_output("out", data)
+            self.offset += len(data)
+
+    def reconnect(self) -> None:
+        """A new connection within ``reconnect_timeout``, or ``RemoteError``."""
+        started = self.clock()
+        deadline = started + self.reconnect_timeout
+        self.console.notice(f"lost the connection to {self.agent.conn.target.name}; "
+                            f"reconnecting for up to {_duration(self.reconnect_timeout)}")
+        self.agent.conn.close()
+        delay = FIRST_BACKOFF
+        while True:
+            try:
+                conn = self.connect(max(1.0, min(10.0, deadline - self.clock())))
+            except (HostKeyChanged, HostKeyUnknown):
+                raise
+            except RemoteError as exc:
+                if self.clock() + delay >= deadline:
+                    raise RemoteError(
+                        f"no connection to {self.agent.conn.target.name} for "
+                        f"{_duration(self.reconnect_timeout)} ({exc.message}); the job goes "
+                        f"on there, reattach with: {self.attach_hint}") from exc
+                self.sleep(delay)
+                delay = min(delay * 2, MAX_BACKOFF)
+                continue
+            self.agent = Agent(conn, self.agent.python)
+            self.reconnects += 1
+            self.console.notice(f"reconnected after {self.clock() - started:.1f}s; "
+                                "the console resumes where it stopped")
+            return
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes}m{rest:02d}s" if minutes else f"{rest}s"

@@ -1,0 +1,330 @@
+"""``safelaunch remote`` against a real OpenSSH server on loopback: runs that succeed and
+fail, a connection cut mid-run, Ctrl-C, detach and attach, host keys, ssh config, VastAI."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import FIXTURES, safelaunch_cmd
+from fakevast import KEY, FakeVast, serve
+from sshd import SSHD, SshServer
+
+pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
+
+COUNT = """\
+import os, sys, time
+n, delay, code = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+for i in range(n):
+    print(f"line {i}", flush=True)
+    time.sleep(delay)
+print("MY_VAR=" + os.environ.get("MY_VAR", "unset"), flush=True)
+print("ARGS=" + repr(sys.argv[4:]), flush=True)
+sys.exit(code)
+"""
+FAST = ("--nproc", "1", "--no-minimal-test", "--no-preflight")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
+    root = tmp_path_factory.mktemp("ssh")
+    srv = SshServer(root / "server", root / "home")
+    srv.trust()
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    proj = tmp_path / "project"
+    proj.mkdir()
+    (proj / "count.py").write_text(COUNT)
+    return proj
+
+
+class Remote:
+    def __init__(self, server: SshServer, tmp_path: Path, project: Path) -> None:
+        self.server, self.tmp, self.project = server, tmp_path, project
+        self.remote_dir = tmp_path / "remote"
+        self.local = tmp_path / "local"
+        self.local.mkdir()
+        self.host = f"{getpass.getuser()}@127.0.0.1:{server.port}"
+
+    def argv(self, *args: str, host: str | None = None, attach: str | None = None) -> list[str]:
+        base = ["remote", "--host", host or self.host, "--remote-dir", str(self.remote_dir),
+                "--remote-python", sys.executable]
+        if attach is not None:
+            return safelaunch_cmd(*base, "--attach", *([attach] if attach else []), *args)
+        return safelaunch_cmd(*base, "--sync", str(self.project), *args)
+
+    def start(self, *args: str, env: dict[str, str] | None = None, **kw: str | None
+              ) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(self.argv(*args, **kw), cwd=self.local,
+                                env=env or self.server.client_env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+    def run(self, *args: str, env: dict[str, str] | None = None, timeout: float = 120,
+            **kw: str | None) -> tuple[int, str, str]:
+        proc = self.start(*args, env=env, **kw)
+        out, err = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+@pytest.fixture
+def remote(server: SshServer, tmp_path: Path, project: Path) -> Remote:
+    return Remote(server, tmp_path, project)
+
+
+def local_run_dir(remote: Remote, err: str) -> Path:
+    for line in err.splitlines():
+        if "its run directory is in " in line:
+            return remote.local / line.rsplit("its run directory is in ", 1)[1]
+    raise AssertionError(err)
+
+
+def no_job_left(marker: str) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if not any(marker in " ".join(p.info["cmdline"] or [])
+                   for p in psutil.process_iter(["cmdline"])):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_success_streams_output_copies_run_dir_and_exits_0(remote):
+    code, out, err = remote.run(*FAST, "-e", "MY_VAR=from-local", "count.py", "3", "0", "0")
+    assert code == 0, err
+    assert [line for line in out.splitlines() if "] line " in line] == [
+        "[rank0] line 0", "[rank0] line 1", "[rank0] line 2"]
+    assert "MY_VAR=from-local" in out
+    run_dir = local_run_dir(remote, err)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["exit_code"] == 0
+    assert "line 2" in (run_dir / "rank0.log").read_text()
+    assert "[rank0] line 2" in (run_dir / "console.log").read_text()
+    assert (remote.remote_dir / "count.py").read_text() == COUNT
+    spec = next((remote.remote_dir / ".safelaunch" / "runs").glob("*/spec.json")).read_text()
+    assert "from-local" not in spec  # --env values are not written down
+
+
+def test_failing_run_returns_its_exit_code_and_hostile_args_stay_inert(remote, tmp_path):
+    pwned = tmp_path / "pwned"
+    hostile = [f"$(touch {pwned})", "it's \"quoted\"", "two words", "new\nline", "; ls"]
+    code, out, err = remote.run(*FAST, "count.py", "1", "0", "3", *hostile)
+    assert code == 3, err
+    assert f"ARGS={hostile!r}" in out.replace("[rank0] ", "")
+    assert not pwned.exists()
+    assert "exited with code 3" in err
+
+
+def test_cut_connection_resumes_with_every_line_exactly_once(remote, server):
+    proc = remote.start(*FAST, "count.py", "60", "0.05", "0")
+    seen: list[str] = []
+    err_lines: list[str] = []
+
+    def collect(stream: object, into: list[str]) -> None:
+        for raw in stream:  # type: ignore[attr-defined]
+            into.append(raw.decode().rstrip("\n"))
+
+    reader = threading.Thread(target=collect, args=(proc.stdout, seen))
+    errs = threading.Thread(target=collect, args=(proc.stderr, err_lines))
+    reader.start()
+    errs.start()
+    deadline = time.monotonic() + 60
+    while not any("started run" in line for line in err_lines) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    while not any("] line 10" in line for line in seen) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.cut_connections() > 0
+    assert proc.wait(timeout=90) == 0
+    reader.join()
+    errs.join()
+    lines = [line for line in seen if "] line " in line]
+    assert lines == [f"[rank0] line {i}" for i in range(60)], "\n".join(err_lines)
+    assert any("lost the connection" in line for line in err_lines)
+    assert any("reconnected after" in line for line in err_lines)
+
+
+def test_ctrl_c_stops_the_remote_job(remote):
+    proc = remote.start(*FAST, "count.py", "600", "0.1", "0")
+    out = b""
+    deadline = time.monotonic() + 60
+    assert proc.stdout is not None
+    os.set_blocking(proc.stdout.fileno(), False)
+    while b"line 3" not in out and time.monotonic() < deadline:
+        out += proc.stdout.read() or b""
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert b"stopping the remote job" in err
+    assert b"exited with code 143" in err
+    assert no_job_left(f"{remote.remote_dir}/safelaunch_runs")
+
+
+def test_detach_then_attach_follows_to_the_end(remote):
+    code, _, err = remote.run("--detach", *FAST, "count.py", "20", "0.05", "5")
+    assert code == 0, err
+    run_id = err.split("--attach ")[-1].split()[0]
+    code, out, err = remote.run(attach=run_id)
+    assert code == 5, err
+    assert out.count("] line ") == 20
+    code, out, err = remote.run(attach="")  # the latest, already ended: replayed
+    assert code == 5 and out.count("] line ") == 20
+    code, _, err = remote.run(attach="20990101T000000Z-000000")
+    assert code == 2 and "no run 20990101T000000Z-000000" in err
+
+
+def test_unchanged_files_are_not_sent_again_and_ignored_files_never(remote):
+    (remote.project / ".gitignore").write_text("data/\n*.ckpt\n!keep.ckpt\n")
+    (remote.project / "data").mkdir()
+    (remote.project / "data" / "big.bin").write_bytes(b"x" * 1000)
+    (remote.project / "model.ckpt").write_text("no")
+    (remote.project / "keep.ckpt").write_text("yes")
+    (remote.project / ".git").mkdir()
+    (remote.project / ".git" / "HEAD").write_text("ref")
+    (remote.project / "safelaunch_runs").mkdir()
+    (remote.project / "safelaunch_runs" / "old.log").write_text("old")
+    code, _, err = remote.run("--detach", *FAST, "count.py", "0", "0", "0")
+    assert code == 0, err
+    present = {p.relative_to(remote.remote_dir).as_posix()
+               for p in remote.remote_dir.rglob("*") if p.is_file()
+               and ".safelaunch" not in p.parts and "safelaunch_runs" not in p.parts}
+    assert present == {"count.py", ".gitignore", "keep.ckpt"}
+    code, _, err = remote.run("--detach", *FAST, "count.py", "0", "0", "0")
+    assert code == 0 and "3 files" in err and "0 sent" in err, err
+    assert "upload safelaunch" not in err
+
+
+def test_unknown_host_key_is_refused_unless_accepted_then_pinned(remote, server, tmp_path):
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    for name in ("id_ed25519", "id_ed25519.pub"):
+        (home / ".ssh" / name).write_bytes((server.home / ".ssh" / name).read_bytes())
+    env = dict(server.client_env(), HOME=str(home))
+    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0", env=env)
+    assert code == 255
+    assert "not in" in err and "--accept-new-host-key" in err and "SHA256:" in err
+    assert not (home / ".ssh" / "known_hosts").exists()
+    code, _, err = remote.run("--accept-new-host-key", *FAST, "count.py", "0", "0", "0",
+                              env=env)
+    assert code == 0, err
+    assert (home / ".ssh" / "known_hosts").read_text() == server.known_hosts_line
+    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0", env=env)
+    assert code == 0, err
+
+
+def test_changed_host_key_is_always_refused(remote, server, tmp_path):
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    for name in ("id_ed25519", "id_ed25519.pub"):
+        (home / ".ssh" / name).write_bytes((server.home / ".ssh" / name).read_bytes())
+    other = tmp_path / "other_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)],
+                   check=True)
+    kind, key = other.with_suffix(".pub").read_text().split()[:2]
+    known = f"# mine\n[127.0.0.1]:{server.port} {kind} {key}\n"
+    (home / ".ssh" / "known_hosts").write_text(known)
+    env = dict(server.client_env(), HOME=str(home))
+    code, _, err = remote.run("--accept-new-host-key", *FAST, "count.py", "0", "0", "0",
+                              env=env)
+    assert code == 255
+    assert "CHANGED" in err and "ssh-keygen -R" in err
+    assert (home / ".ssh" / "known_hosts").read_text() == known
+    assert "Traceback" not in err
+
+
+def test_unreachable_host_and_refused_key_exit_255(remote, server, tmp_path):
+    from sshd import free_port
+
+    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0",
+                              host=f"root@127.0.0.1:{free_port()}")
+    assert code == 255 and "cannot reach" in err and "connection refused" in err
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "known_hosts").write_text(server.known_hosts_line)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                    str(home / ".ssh" / "id_ed25519")], check=True)
+    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0",
+                              env=dict(server.client_env(), HOME=str(home)))
+    assert code == 255 and "authentication failed" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_ssh_config_alias_with_proxy_command_and_proxy_jump(remote, server, tmp_path):
+    config = tmp_path / "ssh_config"
+    key = server.home / ".ssh" / "id_ed25519"
+    config.write_text(
+        f"Host box\n  HostName 127.0.0.1\n  Port {server.port}\n  User {getpass.getuser()}\n"
+        f"  IdentityFile {key}\n"
+        f"  ProxyCommand {sys.executable} {FIXTURES / 'tcp_relay.py'} %h %p\n"
+        f"Host hop\n  HostName 127.0.0.1\n  Port {server.port}\n  User {getpass.getuser()}\n"
+        f"Host inner\n  HostName 127.0.0.1\n  Port {server.port}\n  ProxyJump hop\n"
+        f"  User {getpass.getuser()}\n")
+    for host in ("box", "inner"):
+        code, out, err = remote.run("--ssh-config", str(config), *FAST, "count.py", "1", "0",
+                                    "0", host=host)
+        assert code == 0, err
+        assert "[rank0] line 0" in out
+
+
+def test_remote_python_without_torch_is_a_start_error(remote):
+    bare = "/usr/bin/python3"
+    if not Path(bare).exists() or subprocess.run([bare, "-c", "import torch"],
+                                                 capture_output=True).returncode == 0:
+        pytest.skip("needs a Python without torch")
+    argv = remote.argv(*FAST, "count.py", "0", "0", "0")
+    argv[argv.index("--remote-python") + 1] = bare
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 125
+    assert "cannot import torch" in proc.stderr and "--remote-python" in proc.stderr
+
+
+def test_vast_instance_address_from_the_api_and_stop_after(remote, server):
+    FakeVast.states = [{"id": 9, "actual_status": "running", "intended_status": "running",
+                        "ssh_host": "127.0.0.1", "ssh_port": server.port,
+                        "public_ipaddr": None}]
+    with serve() as url:
+        env = dict(server.client_env(), VAST_API_KEY=KEY, SAFELAUNCH_VAST_API=url)
+        argv = remote.argv(*FAST, "count.py", "1", "0", "0")
+        argv[argv.index("--host"):argv.index("--host") + 2] = [
+            "--vast-instance", "9", "--stop-after"]
+        proc = subprocess.run(argv, cwd=remote.local, env=env, capture_output=True, text=True,
+                              timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert ("PUT", "/api/v0/instances/9/", '{"state": "stopped"}') in FakeVast.calls
+    assert KEY not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--attach", "x", "count.py"), "--attach follows an existing run"),
+    ((), "missing SCRIPT"),
+    (("-e", "NOEQUALS", "count.py"), "expected KEY=VALUE"),
+    (("--stop-after", "count.py"), "need --vast-instance"),
+])
+def test_bad_input_is_one_line_and_exit_2(remote, args, message):
+    proc = subprocess.run(safelaunch_cmd("remote", "--host", remote.host, *args),
+                          capture_output=True, text=True, cwd=remote.local,
+                          env=remote.server.client_env())
+    assert proc.returncode == 2
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bad_host_spelling_is_a_usage_error(remote):
+    proc = subprocess.run(safelaunch_cmd("remote", "--host", "root@host:notaport", "x.py"),
+                          capture_output=True, text=True, cwd=remote.local)
+    assert proc.returncode == 2 and "--host" in proc.stderr
