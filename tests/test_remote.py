@@ -3,6 +3,7 @@ fail, a connection cut mid-run, Ctrl-C, detach and attach, host keys, ssh config
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
@@ -328,3 +329,61 @@ def test_bad_host_spelling_is_a_usage_error(remote):
     proc = subprocess.run(safelaunch_cmd("remote", "--host", "root@host:notaport", "x.py"),
                           capture_output=True, text=True, cwd=remote.local)
     assert proc.returncode == 2 and "--host" in proc.stderr
+
+
+def _wait_for(predicate: object, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate() and time.monotonic() < deadline:  # type: ignore[operator]
+        time.sleep(0.02)
+
+
+def test_frozen_link_is_detected_by_silence_and_the_stream_resumes(remote, server):
+    """No FIN, no RST: the session just stops answering (its processes are stopped)."""
+    proc = remote.start(*FAST, "count.py", "150", "0.05", "0")
+    assert proc.stdout is not None
+    seen: list[str] = []
+    err: list[str] = []
+    readers = [threading.Thread(target=lambda s=stream, into=into: into.extend(
+        raw.decode().rstrip("\n") for raw in s)) for stream, into in
+        ((proc.stdout, seen), (proc.stderr, err))]
+    for reader in readers:
+        reader.start()
+    _wait_for(lambda: any("] line 5" in line for line in seen))
+    frozen = server.sessions()
+    for victim in frozen:
+        victim.suspend()
+    try:
+        code = proc.wait(timeout=120)
+    finally:
+        for victim in frozen:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                victim.kill()
+    for reader in readers:
+        reader.join()
+    assert code == 0, err
+    assert [line for line in seen if "] line " in line] == [
+        f"[rank0] line {i}" for i in range(150)]
+    assert any("reconnected after" in line for line in err)
+
+
+def test_hangup_leaves_the_job_running_and_a_lost_link_gives_up_with_255(remote, server):
+    proc = remote.start(*FAST, "count.py", "100", "0.05", "7")
+    assert proc.stderr is not None
+    err_lines: list[str] = []
+    reader = threading.Thread(target=lambda: err_lines.extend(
+        raw.decode() for raw in proc.stderr))  # type: ignore[union-attr]
+    reader.start()
+    _wait_for(lambda: any("Ctrl-C stops" in line for line in err_lines))
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=30) == 129
+    reader.join()
+    run_id = next(line for line in err_lines if "started run" in line).split()[3]
+    server.stop()
+    try:
+        code, _, err = remote.run("--reconnect-timeout", "0", attach=run_id)
+        assert code == 255 and "cannot reach" in err
+    finally:
+        server.start()
+    code, out, err = remote.run(attach=run_id)
+    assert code == 7, err
+    assert out.count("] line ") == 100

@@ -1,0 +1,128 @@
+"""The pure parts of ``safelaunch remote``: host spellings, ssh config, which files a sync
+sends, how run options travel, and the whole-line offset of the console stream."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from safelaunch.cli import remote_command
+from safelaunch.console import Console
+from safelaunch.errors import UsageError
+from safelaunch.options import RUN_DESTS, forwarded_argv
+from safelaunch.remote.ssh import resolve_target, split_host
+from safelaunch.remote.stream import Follower
+from safelaunch.remote.sync import local_files
+
+
+@pytest.mark.parametrize(("spec", "parts"), [
+    ("box", (None, "box", None)),
+    ("me@box", ("me", "box", None)),
+    ("me@10.0.0.2:2222", ("me", "10.0.0.2", 2222)),
+    ("[::1]:2200", (None, "::1", 2200)),
+    ("root@[fe80::1]", ("root", "fe80::1", None)),
+    ("a@b@host:22", ("a@b", "host", 22)),
+])
+def test_split_host(spec, parts):
+    assert split_host(spec) == parts
+
+
+@pytest.mark.parametrize("spec", ["", "me@", "host:port", "host:0", "host:70000", "[::1]x"])
+def test_split_host_rejects(spec):
+    with pytest.raises(UsageError):
+        split_host(spec)
+
+
+def test_ssh_config_is_honoured_and_explicit_values_win(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = tmp_path / "config"
+    config.write_text("Host gpu\n  HostName 203.0.113.7\n  User ubuntu\n  Port 40022\n"
+                      "  IdentityFile ~/.ssh/vast\n  ProxyCommand nc -X connect %h %p\n"
+                      "  UserKnownHostsFile ~/.ssh/vast_known\n"
+                      "Host *\n  User fallback\n")
+    target = resolve_target("gpu", config)
+    assert (target.hostname, target.user, target.port) == ("203.0.113.7", "ubuntu", 40022)
+    assert target.identity_files == (str(tmp_path / ".ssh" / "vast"),)
+    assert target.proxy_command == "nc -X connect 203.0.113.7 40022"
+    assert target.known_hosts == (tmp_path / ".ssh" / "vast_known",)
+    assert target.key_name == "[203.0.113.7]:40022"
+    other = resolve_target("root@gpu:22", config, identity=("k",))
+    assert (other.user, other.port, other.key_name) == ("root", 22, "203.0.113.7")
+    assert other.identity_files[0] == "k"
+    assert resolve_target("elsewhere", config).user == "fallback"
+
+
+def _tree(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_sync_skips_what_git_would_and_run_directories(tmp_path):
+    _tree(tmp_path, {
+        "train.py": "", ".gitignore": "*.log\nbuild/\n/top-only.txt\n",
+        "a.log": "", "build/out.bin": "", "sub/top-only.txt": "", "top-only.txt": "",
+        "sub/.gitignore": "!keep.log\nlocal/\n", "sub/keep.log": "", "sub/drop.log": "",
+        "sub/local/x.py": "", "sub/code.py": "",
+        ".git/HEAD": "", ".git/info/exclude": "secret.txt\n", "secret.txt": "",
+        "safelaunch_runs/r/summary.json": "", ".safelaunch/x": "",
+        "pkg/__pycache__/m.cpython-311.pyc": "", "pkg/m.py": "",
+        "venv/pyvenv.cfg": "", "venv/lib/site.py": "",
+    })
+    sent = [f.rel for f in local_files(tmp_path)]
+    assert sent == [".gitignore", "pkg/m.py", "sub/.gitignore", "sub/code.py", "sub/keep.log",
+                    "sub/top-only.txt", "train.py"]
+    assert [f.rel for f in local_files(tmp_path, ("sub/",))] == [".gitignore", "pkg/m.py",
+                                                                 "train.py"]
+
+
+def test_sync_sends_linked_files_but_never_follows_linked_directories(tmp_path):
+    _tree(tmp_path, {"real/data.txt": "hello", "code/train.py": ""})
+    os.symlink(tmp_path / "real" / "data.txt", tmp_path / "code" / "data.txt")
+    os.symlink(tmp_path / "code", tmp_path / "code" / "loop")
+    os.symlink(tmp_path / "missing", tmp_path / "code" / "dangling")
+    files = {f.rel: f for f in local_files(tmp_path / "code")}
+    assert sorted(files) == ["data.txt", "train.py"]
+    assert files["data.txt"].size == 5
+
+
+def test_sync_of_a_file_is_a_usage_error(tmp_path):
+    (tmp_path / "f").write_text("")
+    with pytest.raises(UsageError):
+        local_files(tmp_path / "f")
+
+
+def test_run_options_travel_as_arguments(monkeypatch):
+    monkeypatch.setenv("SAFELAUNCH_HANG_TIMEOUT", "300")
+    ctx = remote_command.make_context("remote", [
+        "--host", "h", "--nproc", "4", "--no-minimal-test", "--console-ranks", "3,0",
+        "--standalone", "--grace-period", "2.5", "train.py", "--lr", "1"])
+    argv = forwarded_argv(ctx, RUN_DESTS)
+    assert argv == ["--nproc", "4", "--standalone", "--console-ranks", "0,3",
+                    "--grace-period", "2.5", "--hang-timeout", "300.0", "--no-minimal-test"]
+    assert ctx.params["script_args"] == ("--lr", "1")
+
+
+class _Sink(Console):
+    def __init__(self) -> None:
+        super().__init__(muted=True)
+        self.data = b""
+
+    def rank_output(self, stream: str, data: bytes) -> None:
+        self.data += data
+
+
+def test_the_stream_offset_counts_whole_lines_only():
+    sink = _Sink()
+    follower = Follower(agent=Any, ctl="c", console=sink, connect=Any,  # type: ignore[arg-type]
+                        reconnect_timeout=1, attach_hint="")
+    for chunk in (b"one\ntw", b"o\nthr", b"ee"):
+        follower._take(chunk)
+    assert sink.data == b"one\ntwo\n"
+    assert follower.offset == len(b"one\ntwo\n")  # "three" is sent again after a reconnect
+    follower._take(b"x" * 70_000)  # a huge line without an end is not held forever
+    assert follower.offset == len(b"one\ntwo\nthree") + 70_000
