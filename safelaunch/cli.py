@@ -68,6 +68,7 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     from safelaunch.job import run_job
     from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
+    from safelaunch.supervisor.result import RunStatus
 
     ignored = [f"--{dest.replace('_', '-')}" for _, dest in options.IGNORED_TORCHRUN_OPTIONS
                if opts.pop(dest, None) is not None]
@@ -79,7 +80,7 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     console = Console()
     outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(outcome))
-    if outcome.exit_code != 0:
+    if outcome.exit_code != 0 and outcome.status is not RunStatus.INTERRUPTED:
         console.plain(_diagnose_run(plan.run_dir))
     ctx.exit(outcome.exit_code)
 

@@ -51,7 +51,8 @@ class SshServer:
             f"PidFile {root / 'sshd.pid'}", f"AuthorizedKeysFile {root / 'authorized_keys'}",
             "PasswordAuthentication no", "KbdInteractiveAuthentication no",
             "PubkeyAuthentication yes", "PermitRootLogin prohibit-password", "StrictModes no",
-            "UsePAM no", "MaxStartups 100", "MaxSessions 100", "LogLevel VERBOSE", ""]))
+            "UsePAM no", "MaxStartups 100", "MaxSessions 100", "LogLevel VERBOSE",
+            "Subsystem sftp internal-sftp", ""]))
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = root / "sshd.log"
 
