@@ -27,6 +27,9 @@ EXIT_CODE_TABLE: list[tuple[str, str]] = [
     ("126", "the script or program is not executable"),
     ("127", "the script, module or program was not found"),
     ("130 / 143 / 129", "safelaunch was stopped by SIGINT / SIGTERM / SIGHUP (after cleanup)"),
+    ("255", "safelaunch remote only: the host cannot be reached or refuses the key, its host "
+            "key is unknown or changed, the VastAI API failed, or the link stayed down past "
+            "--reconnect-timeout"),
 ]
 
 

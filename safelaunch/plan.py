@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
+import re
 import shutil
 import socket
 import sys
@@ -48,6 +49,9 @@ class LaunchPlan:
         return cfg.rdzv_backend == "static" and not cfg.standalone and cfg.node_rank == 0
 
 
+RUN_ID_PATTERN = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+
+
 def make_run_id(now: datetime, short_id: str) -> str:
     return f"{now.strftime('%Y%m%dT%H%M%SZ')}-{short_id}"
 
@@ -81,6 +85,8 @@ def build_plan(
     run_id = make_run_id(now, short_id)
     if config.run_dir:
         run_dir, runs_root = (cwd / config.run_dir), None
+        if RUN_ID_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
+            run_id = run_dir.name
     else:
         runs_root = cwd / DEFAULT_RUNS_ROOT
         run_dir = runs_root / run_id

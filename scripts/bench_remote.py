@@ -29,12 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from sshd import SshServer  # noqa: E402
-
 from safelaunch.console import Console  # noqa: E402
 from safelaunch.remote.calls import Agent  # noqa: E402
 from safelaunch.remote.ssh import connect, resolve_target  # noqa: E402
 from safelaunch.remote.sync import sync_tree  # noqa: E402
+from sshd import SshServer  # noqa: E402
 
 TICKER = """\
 import sys, time
@@ -156,8 +155,9 @@ def bench_sync(server: SshServer, work: Path, files: int) -> None:
     print(f"  first sync_tree: {first.seconds:.2f} s ({first.sent} sent)")
     print(f"  second sync_tree, nothing changed: median {statistics.median(seconds):.2f} s "
           f"(runs {', '.join(f'{s:.2f}' for s in seconds)})")
+    ratio = statistics.median(seconds) / statistics.median(scp)
     print(f"  scp -r of the same tree: median {statistics.median(scp):.2f} s "
-          f"(ratio unchanged-sync / scp: {statistics.median(seconds) / statistics.median(scp):.2f})")
+          f"(ratio unchanged-sync / scp: {ratio:.2f})")
 
 
 def main() -> None:

@@ -46,6 +46,9 @@ def test_rendezvous_and_standalone_leave_ports_to_torch():
 def test_explicit_run_dir():
     plan = _plan(run_dir="runs/mine")
     assert plan.run_dir == Path("/w/runs/mine") and plan.runs_root is None
+    assert plan.run_id == "20260102T030405Z-abc123"
+    # a directory named by a run id (what safelaunch remote passes) keeps that id
+    assert _plan(run_dir="runs/20261122T105138Z-7bd63f").run_id == "20261122T105138Z-7bd63f"
 
 
 def test_script_args_stay_out_of_torchrun_argv():

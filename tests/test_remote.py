@@ -206,7 +206,7 @@ def test_unchanged_files_are_not_sent_again_and_ignored_files_never(remote):
                and ".safelaunch" not in p.parts and "safelaunch_runs" not in p.parts}
     assert present == {"count.py", ".gitignore", "keep.ckpt"}
     code, _, err = remote.run("--detach", *FAST, "count.py", "0", "0", "0")
-    assert code == 0 and "3 files" in err and "0 sent" in err, err
+    assert code == 0 and "3 file(s)" in err and "0 sent" in err, err
     assert "upload safelaunch" not in err
 
 

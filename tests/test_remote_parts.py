@@ -53,6 +53,15 @@ def test_ssh_config_is_honoured_and_explicit_values_win(tmp_path, monkeypatch):
     assert (other.user, other.port, other.key_name) == ("root", 22, "203.0.113.7")
     assert other.identity_files[0] == "k"
     assert resolve_target("elsewhere", config).user == "fallback"
+    assert not target.accept_new_host_key
+
+
+def test_strict_host_key_checking_accept_new_in_ssh_config(tmp_path):
+    config = tmp_path / "config"
+    config.write_text("Host vast\n  StrictHostKeyChecking accept-new\n"
+                      "Host strict\n  StrictHostKeyChecking yes\n")
+    assert resolve_target("vast", config).accept_new_host_key
+    assert not resolve_target("strict", config).accept_new_host_key
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:

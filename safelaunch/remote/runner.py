@@ -117,7 +117,7 @@ class RemoteSession:
             if launch.sync_dir is not None:
                 result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude,
                                    notice)
-                notice(f"sync: {result.files} files in {job.remote_dir} on {job.target.name}, "
+                notice(f"sync: {result.files} file(s) in {job.remote_dir} on {job.target.name}, "
                        f"{result.sent} sent ({result.seconds:.1f}s)")
             run_dir = launch.run_dir or f"safelaunch_runs/{run_id}"
             spec = {

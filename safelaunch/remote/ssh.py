@@ -50,6 +50,8 @@ class SshTarget:
     proxy_jump: str | None = None
     known_hosts: tuple[Path, ...] = field(default_factory=tuple)
     ssh_config: Path | None = None
+    accept_new_host_key: bool = False
+    """``StrictHostKeyChecking accept-new`` (or ``no``) in the ssh config."""
 
     @property
     def address(self) -> str:
@@ -105,13 +107,15 @@ def resolve_target(spec: str, ssh_config: Path | None = None, user: str | None =
                   if p != "/dev/null") or (Path.home() / ".ssh" / "known_hosts",)
     jump = str(found["proxyjump"]) if found.get("proxyjump") not in (None, "none") else None
     proxy = found.get("proxycommand")
+    strict = str(found.get("stricthostkeychecking", "ask")).lower()
     return SshTarget(
         name=spec, hostname=str(found.get("hostname", host)),
         port=port or spec_port or int(config_port),
         user=user or spec_user or str(found.get("user") or os.environ.get("USER") or "root"),
         identity_files=identities,
         proxy_command=str(proxy) if proxy not in (None, "none") else None,
-        proxy_jump=jump, known_hosts=known, ssh_config=config_path)
+        proxy_jump=jump, known_hosts=known, ssh_config=config_path,
+        accept_new_host_key=strict in ("accept-new", "no", "off"))
 
 
 def _as_list(value: object) -> list[str]:
@@ -203,54 +207,76 @@ def connect(target: SshTarget, accept_new_host_key: bool = False,
                 client.load_host_keys(str(path))
             except (OSError, paramiko.SSHException) as exc:
                 raise RemoteError(f"cannot read {path}: {exc}") from exc
-    client.set_missing_host_key_policy(_HostKeyPolicy(target, accept_new_host_key))
+    client.set_missing_host_key_policy(
+        _HostKeyPolicy(target, accept_new_host_key or target.accept_new_host_key))
+    via: SshConnection | None = None
+    try:
+        via = _open(client, target, accept_new_host_key, timeout)
+    except BaseException:
+        client.close()
+        raise
+    transport = client.get_transport()
+    if transport is not None:
+        transport.set_keepalive(KEEPALIVE_SECONDS)
+    return SshConnection(target, client, via)
+
+
+def _open(client: paramiko.SSHClient, target: SshTarget, accept_new_host_key: bool,
+          timeout: float) -> SshConnection | None:
+    """Connect and authenticate ``client``; the jump host's connection, if one was needed.
+    Every failure is a ``RemoteError`` and leaves nothing open."""
     via: SshConnection | None = None
     sock: object = None
+    keys = [p for p in target.identity_files if Path(p).is_file()]
     try:
         if target.proxy_jump:
             jump_spec = target.proxy_jump.split(",")[0].strip()
             via = connect(resolve_target(jump_spec, target.ssh_config), accept_new_host_key,
                           timeout)
             transport = via.client.get_transport()
-            assert transport is not None  # connect returned an authenticated client
+            if transport is None:
+                raise RemoteError(f"the jump host {jump_spec} closed the connection")
             sock = transport.open_channel("direct-tcpip", (target.hostname, target.port),
                                           ("127.0.0.1", 0), timeout=timeout)
         elif target.proxy_command:
             sock = paramiko.ProxyCommand(target.proxy_command)
-        keys = [p for p in target.identity_files if Path(p).is_file()]
         client.connect(target.hostname, port=target.port, username=target.user,
                        key_filename=keys or None,  # type: ignore[arg-type]  # list is fine
                        timeout=timeout, banner_timeout=timeout,
                        auth_timeout=timeout, channel_timeout=timeout, sock=sock,  # type: ignore[arg-type]
                        allow_agent=True, look_for_keys=True)
-    except RemoteError:
-        client.close()
+        return via
+    except BaseException as exc:
         if via is not None:
             via.close()
-        raise
-    except paramiko.BadHostKeyException as exc:
-        client.close()
-        raise HostKeyChanged(
+        mapped = _mapped(exc, target, keys)
+        if mapped is exc:
+            raise
+        raise mapped from exc
+
+
+def _mapped(exc: BaseException, target: SshTarget, keys: list[str]) -> BaseException:
+    """The user's error for what paramiko or the socket raised."""
+    if isinstance(exc, RemoteError) or not isinstance(exc, Exception):
+        return exc
+    if isinstance(exc, paramiko.BadHostKeyException):
+        return HostKeyChanged(
             f"the host key of {target.key_name} has CHANGED ({exc.key.get_name()} "
             f"{fingerprint(exc.key)}, known_hosts has {fingerprint(exc.expected_key)}); "
             "this can be a different machine or an attack, so safelaunch will not connect; "
             "if the machine was really replaced (a new instance on the same address), remove "
-            f"the old key with: ssh-keygen -R {shlex.quote(target.key_name)}") from exc
-    except paramiko.AuthenticationException as exc:
-        client.close()
+            f"the old key with: ssh-keygen -R {shlex.quote(target.key_name)}")
+    if isinstance(exc, paramiko.PasswordRequiredException):
+        return RemoteError(f"a key for {target.address} is protected by a passphrase; load it "
+                           "into ssh-agent (ssh-add KEY) and try again")
+    if isinstance(exc, paramiko.AuthenticationException):
         tried = ", ".join(keys) if keys else "the SSH agent and ~/.ssh/id_*"
-        raise RemoteError(f"authentication failed for {target.address} (tried {tried}); "
-                          "check the user and the key (-i/--identity or IdentityFile in "
-                          "~/.ssh/config)") from exc
-    except (paramiko.SSHException, OSError, EOFError) as exc:
-        client.close()
-        if via is not None:
-            via.close()
-        raise RemoteError(f"cannot reach {target.address}: {_reason(exc)}") from exc
-    transport = client.get_transport()
-    if transport is not None:
-        transport.set_keepalive(KEEPALIVE_SECONDS)
-    return SshConnection(target, client, via)
+        return RemoteError(f"authentication failed for {target.address} (tried {tried}); "
+                           "check the user and the key (-i/--identity or IdentityFile in "
+                           "~/.ssh/config)")
+    if isinstance(exc, paramiko.SSHException | OSError | EOFError):
+        return RemoteError(f"cannot reach {target.address}: {_reason(exc)}")
+    return exc
 
 
 def _reason(exc: BaseException) -> str:

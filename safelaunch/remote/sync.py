@@ -149,7 +149,7 @@ def sync_tree(agent: Agent, root: Path, remote_dir: str, exclude: Sequence[str] 
     if not changed:
         return SyncResult(len(files), 0, 0, time.monotonic() - started)
     if progress is not None:
-        progress(f"{label}: sending {len(changed)} of {len(files)} files "
+        progress(f"{label}: sending {len(changed)} of {len(files)} file(s) "
                  f"({_size(total)}) to {remote_dir}")
     _send(agent, changed, remote_dir, total, progress, label)
     return SyncResult(len(files), len(changed), total, time.monotonic() - started)
