@@ -387,3 +387,16 @@ def test_hangup_leaves_the_job_running_and_a_lost_link_gives_up_with_255(remote,
     code, out, err = remote.run(attach=run_id)
     assert code == 7, err
     assert out.count("] line ") == 100
+
+
+def test_auto_remote_python_finds_one_with_torch(remote):
+    argv = remote.argv(*FAST, "count.py", "1", "0", "0")
+    at = argv.index("--remote-python")
+    del argv[at:at + 2]
+    env = dict(remote.server.client_env(),
+               SAFELAUNCH_REMOTE_PYTHONS=f"/nonexistent/python:{sys.executable}")
+    proc = subprocess.run(argv, cwd=remote.local, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert f"using {sys.executable} on" in proc.stderr
+    assert "[rank0] line 0" in proc.stdout

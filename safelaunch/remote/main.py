@@ -23,7 +23,7 @@ class RemoteRequest:
     identity: tuple[str, ...] = ()
     ssh_config: Path | None = None
     accept_new_host_key: bool = False
-    python: str = "python3"
+    python: str = "auto"
     remote_dir: str = "~/safelaunch"
     reconnect_timeout: float = 600.0
     vast_wait: float = 600.0

@@ -41,6 +41,24 @@ from safelaunch.remote.sync import sync_tree
 PACKAGE_DIR = Path(safelaunch.__file__).parent
 DEPENDENCIES = {"click": "click>=8.1", "psutil": "psutil>=5.9", "yaml": "pyyaml>=6.0"}
 DEFAULT_REMOTE_DIR = "~/safelaunch"
+AUTO_PYTHON = "auto"
+# Where `--remote-python auto` looks, in order, for a Python that has torch: SSH sessions often
+# lack the image's PATH (conda, VastAI's /venv/main), so plain python3 may be the system one.
+PYTHON_CANDIDATES = ("python3", "/venv/main/bin/python", "/opt/conda/bin/python",
+                     "~/miniconda3/bin/python", "~/anaconda3/bin/python", "~/.venv/bin/python",
+                     "/usr/local/bin/python3", "python")
+PYTHONS_ENV = "SAFELAUNCH_REMOTE_PYTHONS"
+# Prints "torch PATH" for the first candidate with torch, else "bare PATH" for the first that
+# exists; candidates come as arguments, so nothing in them is read as shell.
+_PROBE = r"""for p in "$@"; do
+  case $p in "~/"*) p="$HOME/${p#"~/"}";; esac
+  command -v "$p" >/dev/null 2>&1 || continue
+  [ -n "${bare:-}" ] || bare=$p
+  if "$p" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("torch") is None)' \
+      2>/dev/null; then echo "torch $p"; exit 0; fi
+done
+[ -n "${bare:-}" ] && echo "bare $bare"
+exit 0"""
 STOP_WAIT = 120.0
 
 
@@ -57,7 +75,7 @@ class RemoteJob:
     """Where and how: one remote machine and directory."""
 
     target: SshTarget
-    python: str = "python3"
+    python: str = "auto"
     remote_dir: str = DEFAULT_REMOTE_DIR
     accept_new_host_key: bool = False
     reconnect_timeout: float = 600.0
@@ -69,7 +87,7 @@ class RemoteJob:
         parts = ["safelaunch", "remote", *shlex.split(self.host_option or
                                                        f"--host {shlex.quote(self.target.name)}"),
                  "--remote-dir", self.remote_dir]
-        if self.python != "python3":
+        if self.python != AUTO_PYTHON:
             parts += ["--remote-python", self.python]
         return " ".join(shlex.quote(p) for p in [*parts, "--attach", run_id])
 
@@ -104,6 +122,32 @@ class RemoteSession:
     def __init__(self, job: RemoteJob, console: Console) -> None:
         self.job = job
         self.console = console
+        self.python = job.python
+
+    def agent(self, conn: SshConnection) -> Agent:
+        """The agent, run by the chosen Python (``auto``: found on the first connection)."""
+        if self.python == AUTO_PYTHON:
+            self.python = self._find_python(conn)
+        return Agent(conn, self.python)
+
+    def _find_python(self, conn: SshConnection) -> str:
+        extra = [p for p in os.environ.get(PYTHONS_ENV, "").split(os.pathsep) if p]
+        candidates = [*extra, *PYTHON_CANDIDATES]
+        chan = conn.channel(" ".join(shlex.quote(a) for a in ("sh", "-c", _PROBE, "sh",
+                                                               *candidates)))
+        try:
+            chan.shutdown_write()
+            _, out, _ = drain(chan, 60.0, conn.target.name)
+        finally:
+            chan.close()
+        kind, _, path = out.decode(errors="replace").strip().partition(" ")
+        if not path:
+            raise StartError(f"no Python on {conn.target.name} (looked for "
+                             f"{', '.join(candidates)}); pass --remote-python")
+        if kind == "torch" and path != candidates[0]:
+            self.console.notice(f"using {path} on {conn.target.name}: the first Python there "
+                                "with torch (--remote-python chooses another)")
+        return path
 
     def connect(self, timeout: float = CONNECT_TIMEOUT) -> SshConnection:
         return connect(self.job.target, self.job.accept_new_host_key, timeout)
@@ -112,7 +156,7 @@ class RemoteSession:
         job, notice = self.job, self.console.notice
         conn = self.connect()
         try:
-            agent = Agent(conn, job.python)
+            agent = self.agent(conn)
             executable = self._prepare(agent)
             if launch.sync_dir is not None:
                 result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude,
@@ -146,7 +190,7 @@ class RemoteSession:
         job = self.job
         conn = self.connect()
         try:
-            agent = Agent(conn, job.python)
+            agent = self.agent(conn)
             jobs = agent.call("list", job.remote_dir).get("jobs") or []
             where = f"{job.target.name}:{job.remote_dir}"
             if not jobs:
@@ -179,7 +223,7 @@ class RemoteSession:
             raise StartError(f"safelaunch {__version__} is not importable on {host} after "
                              f"the upload (found {info.get('safelaunch')})")
         missing = list(info.get("missing") or [])
-        executable = str(info.get("executable") or self.job.python)
+        executable = str(info.get("executable") or self.python)
         if "torch" in missing:
             raise StartError(f"{executable} on {host} cannot import torch; pass "
                              "--remote-python with the Python of your training environment")
