@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
+import logging
 import os
 import shlex
 import socket
@@ -22,6 +23,10 @@ from pathlib import Path
 import paramiko
 
 from safelaunch.errors import RemoteError, UsageError
+
+# paramiko logs socket errors of a dropped link at ERROR; without a handler Python would print
+# them raw on stderr, beside safelaunch's own one-line account of the same event.
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
 
 DEFAULT_PORT = 22
 CONNECT_TIMEOUT = 15.0
