@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import json
+import select
 import shlex
 import time
 import zlib
@@ -80,30 +81,34 @@ class Agent:
 
 
 def drain(chan: paramiko.Channel, timeout: float, host: str) -> tuple[int, bytes, bytes]:
-    """Read stdout and stderr until the command exits; (status, stdout, stderr)."""
+    """Read stdout and stderr until the command exits; (status, stdout, stderr).
+
+    The channel's ``fileno`` becomes readable when either stream has data or the far side
+    closed, so waiting costs nothing and the answer is taken the moment it is there.
+    """
     out, err = bytearray(), bytearray()
     deadline = time.monotonic() + timeout
-    chan.settimeout(0.2)
+    ready = chan.fileno()
     while True:
         got = False
-        if chan.recv_stderr_ready():
+        while chan.recv_ready():
+            out += chan.recv(READ_CHUNK)
+            got = True
+        while chan.recv_stderr_ready():
             err += chan.recv_stderr(READ_CHUNK)
             got = True
-        try:
-            data = chan.recv(READ_CHUNK)
-        except TimeoutError:
-            data = None
-        if data:
-            out += data
-            got = True
-        if data == b"" and chan.exit_status_ready() and not chan.recv_stderr_ready():
+        if chan.eof_received and not got:
             break
-        if not got and time.monotonic() > deadline:
+        if chan.closed and not chan.eof_received:
+            raise RemoteError(f"lost the connection to {host}")
+        if got:
+            deadline = time.monotonic() + timeout
+            continue
+        if time.monotonic() > deadline:
             raise RemoteError(f"{host} did not answer within {timeout:g}s")
-        if data == b"":
-            if chan.closed and not chan.exit_status_ready():
-                raise RemoteError(f"lost the connection to {host}")
-            time.sleep(0.01)
+        select.select([ready], [], [], 0.5)
+    if not chan.status_event.wait(timeout):
+        raise RemoteError(f"{host} did not answer within {timeout:g}s")
     return chan.recv_exit_status(), bytes(out), bytes(err)
 
 
