@@ -400,3 +400,10 @@ def test_auto_remote_python_finds_one_with_torch(remote):
     assert proc.returncode == 0, proc.stderr
     assert f"using {sys.executable} on" in proc.stderr
     assert "[rank0] line 0" in proc.stdout
+
+
+def test_a_flood_of_lines_arrives_whole_and_in_order(remote):
+    code, out, err = remote.run(*FAST, "count.py", "20000", "0", "0")
+    assert code == 0, err
+    assert [line for line in out.splitlines() if "] line " in line] == [
+        f"[rank0] line {i}" for i in range(20000)]
