@@ -59,7 +59,7 @@ _PROBE = r"""for p in "$@"; do
 done
 [ -n "${bare:-}" ] && echo "bare $bare"
 exit 0"""
-STOP_WAIT = 120.0
+MIN_PYTHON = (3, 10)
 
 
 class Interrupted(BaseException):
@@ -219,6 +219,12 @@ class RemoteSession:
         sync_tree(agent, PACKAGE_DIR, f"{self._lib()}/safelaunch", (), self.console.notice,
                   label=f"upload safelaunch {__version__}")
         info = agent.call("check", self._lib())
+        version = tuple(int(p) for p in str(info.get("python", "0.0")).split(".")[:2]
+                        if p.isdigit())
+        if version < MIN_PYTHON:
+            raise StartError(f"{info.get('executable')} on {host} is Python "
+                             f"{info.get('python')}; safelaunch needs "
+                             f"{'.'.join(map(str, MIN_PYTHON))} or newer (--remote-python)")
         if info.get("safelaunch") != __version__:
             raise StartError(f"safelaunch {__version__} is not importable on {host} after "
                              f"the upload (found {info.get('safelaunch')})")
@@ -245,10 +251,14 @@ class RemoteSession:
         job = self.job
         follower = Follower(agent, job.ctl(run_id), self.console, self.connect,
                             job.reconnect_timeout, job.attach_hint(run_id), offset=offset)
-        end, override = self._follow(follower, run_id)
-        if end is None:
-            return RemoteOutcome(override or 0, False, run_id)
-        local = self._fetch(follower, run_id, run_dir)
+        try:
+            end, override = self._follow(follower, run_id)
+            if end is None:
+                return RemoteOutcome(override or 0, False, run_id)
+            local = self._fetch(follower, run_id, run_dir)
+        finally:
+            if follower.agent.conn is not agent.conn:
+                follower.agent.conn.close()
         if "exit_code" not in end:
             raise RemoteError(f"the remote job {run_id} ended without an exit code (was the "
                               "machine restarted?)" + (f"; what it left is in {local}"
