@@ -274,12 +274,16 @@ def test_ssh_config_alias_with_proxy_command_and_proxy_jump(remote, server, tmp_
         f"  ProxyCommand {sys.executable} {FIXTURES / 'tcp_relay.py'} %h %p\n"
         f"Host hop\n  HostName 127.0.0.1\n  Port {server.port}\n  User {getpass.getuser()}\n"
         f"Host inner\n  HostName 127.0.0.1\n  Port {server.port}\n  ProxyJump hop\n"
+        f"  User {getpass.getuser()}\n"
+        f"Host deep\n  HostName 127.0.0.1\n  Port {server.port}\n  ProxyJump box,hop\n"
         f"  User {getpass.getuser()}\n")
-    for host in ("box", "inner"):
+    for host, logins in (("box", 1), ("inner", 2), ("deep", 3)):
+        before = server.log.read_text().count("Accepted publickey")
         code, out, err = remote.run("--ssh-config", str(config), *FAST, "count.py", "1", "0",
                                     "0", host=host)
         assert code == 0, err
         assert "[rank0] line 0" in out
+        assert server.log.read_text().count("Accepted publickey") - before == logins
 
 
 def test_remote_python_without_torch_is_a_start_error(remote):

@@ -17,7 +17,7 @@ import logging
 import os
 import shlex
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import paramiko
@@ -235,9 +235,11 @@ def _open(client: paramiko.SSHClient, target: SshTarget, accept_new_host_key: bo
     keys = [p for p in target.identity_files if Path(p).is_file()]
     try:
         if target.proxy_jump:
-            jump_spec = target.proxy_jump.split(",")[0].strip()
-            via = connect(resolve_target(jump_spec, target.ssh_config), accept_new_host_key,
-                          timeout)
+            # "ProxyJump a,b": reach b through a, then the target through b.
+            *before, jump_spec = [h.strip() for h in target.proxy_jump.split(",") if h.strip()]
+            hop = replace(resolve_target(jump_spec, target.ssh_config),
+                          proxy_jump=",".join(before) or None)
+            via = connect(hop, accept_new_host_key, timeout)
             transport = via.client.get_transport()
             if transport is None:
                 raise RemoteError(f"the jump host {jump_spec} closed the connection")
