@@ -315,6 +315,27 @@ def test_vast_instance_address_from_the_api_and_stop_after(remote, server):
     assert KEY not in proc.stdout + proc.stderr
 
 
+def test_vast_instance_whose_ssh_comes_up_after_running(remote, server, tmp_path):
+    late = SshServer(tmp_path / "late", server.home)
+    late.trust()
+    FakeVast.states = [{"id": 5, "actual_status": "running", "intended_status": "running",
+                        "ssh_host": "127.0.0.1", "ssh_port": late.port, "public_ipaddr": None}]
+    starter = threading.Timer(2.0, late.start)
+    starter.start()
+    try:
+        with serve() as url:
+            env = dict(server.client_env(), VAST_API_KEY=KEY, SAFELAUNCH_VAST_API=url)
+            argv = remote.argv(*FAST, "count.py", "1", "0", "0")
+            argv[argv.index("--host"):argv.index("--host") + 2] = ["--vast-instance", "5"]
+            proc = subprocess.run(argv, cwd=remote.local, env=env, capture_output=True,
+                                  text=True, timeout=120)
+    finally:
+        starter.join()
+        late.stop()
+    assert proc.returncode == 0, proc.stderr
+    assert "waiting for SSH on" in proc.stderr and "connection refused" in proc.stderr
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("--attach", "x", "count.py"), "--attach follows an existing run"),
     ((), "missing SCRIPT"),

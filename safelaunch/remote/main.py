@@ -11,6 +11,8 @@ from safelaunch.errors import UsageError
 from safelaunch.remote.runner import Launch, RemoteJob, RemoteOutcome, RemoteSession
 from safelaunch.remote.ssh import resolve_target
 
+VAST_SSH_WAIT = 180.0
+
 
 @dataclass(frozen=True)
 class RemoteRequest:
@@ -37,6 +39,7 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
     if (request.host is None) == (request.vast_instance is None):
         raise UsageError("give exactly one of --host and --vast-instance")
     client = None
+    ssh_wait = 0.0
     if request.vast_instance is not None:
         from safelaunch.remote import vast
 
@@ -47,12 +50,13 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
         spec = f"{address.user}@{address.host}:{address.port}"
         console.notice(f"VastAI instance {request.vast_instance} is running; SSH {spec}")
         host_option = f"--vast-instance {request.vast_instance}"
+        ssh_wait = VAST_SSH_WAIT  # "running" comes before the container's sshd is up
     else:
         spec = str(request.host)
         host_option = ""
     target = resolve_target(spec, request.ssh_config, identity=request.identity)
     job = RemoteJob(target, request.python, request.remote_dir, request.accept_new_host_key,
-                    request.reconnect_timeout, request.local_runs, host_option)
+                    request.reconnect_timeout, request.local_runs, host_option, ssh_wait)
     session = RemoteSession(job, console)
     outcome: RemoteOutcome
     if request.launch is None:

@@ -23,6 +23,7 @@ import shlex
 import signal
 import tarfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -34,7 +35,14 @@ from safelaunch import __version__
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, StartError, UsageError
 from safelaunch.remote.calls import Agent, ChannelReader, drain
-from safelaunch.remote.ssh import CONNECT_TIMEOUT, SshConnection, SshTarget, connect
+from safelaunch.remote.ssh import (
+    CONNECT_TIMEOUT,
+    HostKeyChanged,
+    HostKeyUnknown,
+    SshConnection,
+    SshTarget,
+    connect,
+)
 from safelaunch.remote.stream import Follower
 from safelaunch.remote.sync import sync_tree
 
@@ -82,6 +90,8 @@ class RemoteJob:
     local_runs: Path = Path("safelaunch_runs")
     host_option: str = ""
     """How the user named the machine (``--host X`` / ``--vast-instance N``), for hints."""
+    ssh_wait: float = 0.0
+    """Seconds to keep retrying the first connection (a cloud instance whose SSH starts)."""
 
     def attach_hint(self, run_id: str) -> str:
         parts = ["safelaunch", "remote", *shlex.split(self.host_option or
@@ -152,9 +162,29 @@ class RemoteSession:
     def connect(self, timeout: float = CONNECT_TIMEOUT) -> SshConnection:
         return connect(self.job.target, self.job.accept_new_host_key, timeout)
 
+    def first_connect(self) -> SshConnection:
+        """The first connection; with ``job.ssh_wait`` (a cloud instance that was just
+        started), refusals and failed logins are retried until its SSH is up."""
+        deadline = time.monotonic() + self.job.ssh_wait
+        delay, said = 1.0, ""
+        while True:
+            try:
+                return self.connect()
+            except (HostKeyChanged, HostKeyUnknown):
+                raise
+            except RemoteError as exc:
+                if time.monotonic() + delay > deadline:
+                    raise
+                if exc.message != said:
+                    self.console.notice(f"waiting for SSH on {self.job.target.name}: "
+                                        f"{exc.message}")
+                    said = exc.message
+                time.sleep(delay)
+                delay = min(delay * 2, 5.0)
+
     def launch(self, launch: Launch, run_id: str) -> RemoteOutcome:
         job, notice = self.job, self.console.notice
-        conn = self.connect()
+        conn = self.first_connect()
         try:
             agent = self.agent(conn)
             executable = self._prepare(agent)
@@ -188,7 +218,7 @@ class RemoteSession:
 
     def attach(self, run_id: str | None) -> RemoteOutcome:
         job = self.job
-        conn = self.connect()
+        conn = self.first_connect()
         try:
             agent = self.agent(conn)
             jobs = agent.call("list", job.remote_dir).get("jobs") or []
