@@ -355,19 +355,24 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         _error(exc.format_message())
         code = exc.exit_code
-    except click.Abort:
-        code = 130
+    except click.Abort as exc:  # Ctrl-C, or an EOFError that click maps to Abort too
+        cause = exc.__context__
+        code = _crash(cause) if isinstance(cause, EOFError) else 130
     except SafelaunchError as exc:
         _error(exc.message)
         code = exc.exit_code
     except KeyboardInterrupt:
         code = 130
     except Exception as exc:  # a bug of ours: one line here, the traceback in a file
-        report = Path(tempfile.gettempdir()) / f"safelaunch-crash-{os.getpid()}.txt"
-        report.write_text(traceback.format_exc())
-        _error(f"internal error {exc!r}; details in {report}, please report it")
-        code = 1
+        code = _crash(exc)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _crash(exc: BaseException) -> int:
+    report = Path(tempfile.gettempdir()) / f"safelaunch-crash-{os.getpid()}.txt"
+    report.write_text("".join(traceback.format_exception(exc)))
+    _error(f"internal error {exc!r}; details in {report}, please report it")
+    return 1
 
 
 if __name__ == "__main__":

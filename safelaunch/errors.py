@@ -11,6 +11,7 @@
         │                           an unknown or changed host key, or the link stayed down
         ├── HostKeyUnknown  (255)   (remote.ssh)
         ├── HostKeyChanged  (255)   (remote.ssh)
+        ├── LinkLost        (255)   an open connection broke; reconnecting may help (remote.ssh)
         └── VastError       (255)   the VastAI API refused or failed (remote.vast)
 
 The CLI turns any of them into one line on stderr and the exit code; library code raises

@@ -159,6 +159,27 @@ def test_cut_connection_resumes_with_every_line_exactly_once(remote, server):
     assert any("reconnected after" in line for line in err_lines)
 
 
+def test_cut_during_the_upload_sets_up_again_and_starts_once(remote, server):
+    data = os.urandom(1 << 20) * 400  # 400 MB: the upload takes a few seconds on loopback
+    (remote.project / "weights.bin").write_bytes(data)
+    proc = remote.start(*FAST, "count.py", "2", "0", "0")
+    err_lines: list[str] = []
+    errs = threading.Thread(target=lambda: err_lines.extend(
+        raw.decode() for raw in proc.stderr))  # type: ignore[union-attr]
+    errs.start()
+    _wait_for(lambda: any(remote.remote_dir.glob(".weights.bin.safelaunch-*")))
+    assert server.cut_connections() > 0
+    out = proc.stdout.read().decode()  # type: ignore[union-attr]
+    code = proc.wait(timeout=120)
+    errs.join()
+    assert code == 0, "".join(err_lines)
+    assert any("setting up again" in line for line in err_lines), "".join(err_lines)
+    assert sum("started run" in line for line in err_lines) == 1
+    assert out.count("[rank0] line 1") == 1
+    assert (remote.remote_dir / "weights.bin").read_bytes() == data
+    assert not list(remote.remote_dir.glob(".weights.bin.safelaunch-*"))  # no half file left
+
+
 def test_ctrl_c_stops_the_remote_job(remote):
     proc = remote.start(*FAST, "count.py", "600", "0.1", "0")
     out = b""

@@ -5,10 +5,12 @@ so nothing has to be installed on the remote machine for it to work, and it uses
 library only (Python 3.8 and newer).  Each subcommand answers with one JSON line on stdout,
 except ``follow`` and ``send``, whose stdout is a byte stream:
 
-    manifest DIR          size and mtime of every file under DIR
+    manifest DIR          size, mtime and mode of every file under DIR (and away with what
+                          a killed receive left half-written)
     receive DIR           extract a tar stream from stdin into DIR, each file atomically
     check LIB             which Python, which safelaunch under LIB, which modules are missing
     start                 start the job described by a JSON spec on stdin, detached from SSH
+                          (once: asked again for the same job, it answers with its pid)
     follow CTL OFFSET     the job's console from byte OFFSET until it ends; on stderr a
                           heartbeat every second and, at the end, {"end": ...}
     stop CTL              SIGTERM to the job (``safelaunch run`` then stops its ranks)
@@ -18,9 +20,11 @@ except ``follow`` and ``send``, whose stdout is a byte stream:
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -36,6 +40,8 @@ SKIP_TOP = (".safelaunch", "safelaunch_runs")
 NEEDED_MODULES = ("click", "psutil", "yaml", "torch")
 BEAT_SECONDS = 1.0
 POLL_SECONDS = 0.05
+PARTIAL_SUFFIX = ".safelaunch-"
+PARTIAL = re.compile(r"^\..+\.safelaunch-(\d+)$")
 
 
 def _path(text: str) -> str:
@@ -63,6 +69,12 @@ def manifest(root: str) -> None:
             dirs[:] = [d for d in dirs if d not in SKIP_TOP]
             rel_dir = ""
         for name in names:
+            leftover = PARTIAL.match(name)
+            if leftover:  # a receive that was killed mid-file: gone unless still writing
+                if not _alive(int(leftover.group(1))):
+                    with contextlib.suppress(OSError):
+                        os.unlink(os.path.join(here, name))
+                continue
             try:
                 st = os.stat(os.path.join(here, name))
             except OSError:
@@ -89,7 +101,7 @@ def receive(root: str) -> None:
             source = tar.extractfile(member)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             tmp = os.path.join(os.path.dirname(target),
-                               f".{os.path.basename(target)}.safelaunch-{os.getpid()}")
+                               f".{os.path.basename(target)}{PARTIAL_SUFFIX}{os.getpid()}")
             with open(tmp, "wb") as out:
                 while source is not None:
                     chunk = source.read(1 << 20)
@@ -123,9 +135,12 @@ def check(lib: str) -> None:
 def start() -> None:
     spec = json.loads(sys.stdin.read())
     ctl = _path(spec["ctl"])
+    spec_path = os.path.join(ctl, SPEC_FILE)
+    if os.path.exists(spec_path):  # asked again after a lost answer: never start it twice
+        _say_pid(ctl)
+        return
     os.makedirs(ctl, exist_ok=True)
-    _write_atomic(os.path.join(ctl, SPEC_FILE), json.dumps(
-        {k: v for k, v in spec.items() if k != "env"}))
+    _write_atomic(spec_path, json.dumps({k: v for k, v in spec.items() if k != "env"}))
     first = os.fork()
     if first == 0:
         os.setsid()
@@ -134,6 +149,10 @@ def start() -> None:
         _run_detached(spec, ctl)
         os._exit(0)
     os.waitpid(first, 0)
+    _say_pid(ctl)
+
+
+def _say_pid(ctl: str) -> None:
     pid_path = os.path.join(ctl, PID_FILE)
     deadline = time.monotonic() + 15
     while not os.path.exists(pid_path) and time.monotonic() < deadline:
@@ -178,13 +197,18 @@ def _run_detached(spec: dict[str, Any], ctl: str) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Running, not merely a zombie (a container's PID 1 often never reaps orphans)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def _ended(ctl: str) -> dict[str, Any] | None:

@@ -20,9 +20,11 @@ from typing import Any
 import paramiko
 
 from safelaunch.errors import RemoteError, StartError
-from safelaunch.remote.ssh import SshConnection
+from safelaunch.remote.ssh import LinkLost, SshConnection
 
 CALL_TIMEOUT = 120.0
+# What paramiko and the socket raise when the link goes away under a channel operation.
+LINK_ERRORS = (OSError, EOFError, paramiko.SSHException)
 READ_CHUNK = 1 << 16
 NOT_FOUND = 127
 
@@ -100,7 +102,7 @@ def drain(chan: paramiko.Channel, timeout: float, host: str) -> tuple[int, bytes
         if chan.eof_received and not got:
             break
         if chan.closed and not chan.eof_received:
-            raise RemoteError(f"lost the connection to {host}")
+            raise LinkLost(f"lost the connection to {host}")
         if got:
             deadline = time.monotonic() + timeout
             continue
@@ -124,7 +126,11 @@ class ChannelReader:
         parts = bytearray()
         while size < 0 or len(parts) < size:
             want = READ_CHUNK if size < 0 else min(READ_CHUNK, size - len(parts))
-            data = self._chan.recv(want)
+            try:
+                data = self._chan.recv(want)
+            except LINK_ERRORS as exc:
+                raise LinkLost(f"the connection broke while receiving: "
+                                  f"{exc or 'closed'}") from exc
             if not data:
                 break
             parts += data
@@ -141,7 +147,10 @@ class ChannelWriter:
         self.count = 0
 
     def write(self, data: bytes) -> int:
-        self._chan.sendall(data)
+        try:
+            self._chan.sendall(data)
+        except LINK_ERRORS as exc:
+            raise LinkLost(f"the connection broke while sending: {exc or 'closed'}") from exc
         self.count += len(data)
         if self._progress is not None:
             self._progress(self.count)

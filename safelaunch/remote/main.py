@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from safelaunch.console import Console
-from safelaunch.errors import UsageError
+from safelaunch.errors import RemoteError, UsageError
+from safelaunch.remote.calls import LINK_ERRORS
 from safelaunch.remote.runner import Launch, RemoteJob, RemoteOutcome, RemoteSession
 from safelaunch.remote.ssh import resolve_target
 
@@ -59,10 +60,14 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
                     request.reconnect_timeout, request.local_runs, host_option, ssh_wait)
     session = RemoteSession(job, console)
     outcome: RemoteOutcome
-    if request.launch is None:
-        outcome = session.attach(request.attach_id)
-    else:
-        outcome = session.launch(request.launch, request.run_id)
+    try:
+        if request.launch is None:
+            outcome = session.attach(request.attach_id)
+        else:
+            outcome = session.launch(request.launch, request.run_id)
+    except LINK_ERRORS as exc:  # the link broke where no retry applies
+        raise RemoteError(f"lost the connection to {target.name}: "
+                          f"{exc or type(exc).__name__}") from exc
     if client is not None and request.vast_instance is not None and outcome.ended:
         if request.destroy_after:
             client.destroy(request.vast_instance)

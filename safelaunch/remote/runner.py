@@ -34,16 +34,17 @@ import safelaunch
 from safelaunch import __version__
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, StartError, UsageError
-from safelaunch.remote.calls import Agent, ChannelReader, drain
+from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, drain
 from safelaunch.remote.ssh import (
     CONNECT_TIMEOUT,
     HostKeyChanged,
     HostKeyUnknown,
+    LinkLost,
     SshConnection,
     SshTarget,
     connect,
 )
-from safelaunch.remote.stream import Follower
+from safelaunch.remote.stream import Follower, reconnect
 from safelaunch.remote.sync import sync_tree
 
 PACKAGE_DIR = Path(safelaunch.__file__).parent
@@ -186,35 +187,51 @@ class RemoteSession:
         job, notice = self.job, self.console.notice
         conn = self.first_connect()
         try:
-            agent = self.agent(conn)
-            executable = self._prepare(agent)
-            if launch.sync_dir is not None:
-                result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude,
-                                   notice)
-                notice(f"sync: {result.files} file(s) in {job.remote_dir} on {job.target.name}, "
-                       f"{result.sent} sent ({result.seconds:.1f}s)")
-            run_dir = launch.run_dir or f"safelaunch_runs/{run_id}"
-            spec = {
-                "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
-                "lib": self._lib(), "env": launch.env,
-                "run_dir": str(PurePosixPath(job.remote_dir) / run_dir),
-                "argv": [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
-                         *launch.run_args, launch.script, *launch.script_args],
-                "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            }
-            answer = agent.call("start", stdin=_json(spec))
-            if "pid" not in answer:
-                raise StartError(f"the job did not start on {job.target.name}: "
-                                 f"{answer.get('error', answer)}")
-            notice(f"started run {run_id} on {job.target.name} in {job.remote_dir} "
-                   f"(pid {answer['pid']})")
+            while True:
+                try:
+                    agent = self.agent(conn)
+                    run_dir = self._start(agent, launch, run_id)
+                    break
+                except (LinkLost, *LINK_ERRORS):
+                    pass
+                # the link dropped while setting up: sync again (only what is missing) and
+                # start (at most once: the agent knows the run id)
+                conn.close()
+                conn = reconnect(self.connect, job.target.name, job.reconnect_timeout,
+                                 self.console, resumed="setting up again",
+                                 left="run the same command again")
             if launch.detach:
                 notice(f"detached; reattach with: {job.attach_hint(run_id)}")
                 return RemoteOutcome(0, False, run_id)
             notice("Ctrl-C stops the remote job; closing the terminal leaves it running")
-            return self._see_through(agent, run_id, str(spec["run_dir"]), 0)
+            return self._see_through(agent, run_id, run_dir, 0)
         finally:
             conn.close()
+
+    def _start(self, agent: Agent, launch: Launch, run_id: str) -> str:
+        """Upload, check and start; the remote run directory."""
+        job, notice = self.job, self.console.notice
+        executable = self._prepare(agent)
+        if launch.sync_dir is not None:
+            result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude, notice)
+            notice(f"sync: {result.files} file(s) in {job.remote_dir} on {job.target.name}, "
+                   f"{result.sent} sent ({result.seconds:.1f}s)")
+        run_dir = launch.run_dir or f"safelaunch_runs/{run_id}"
+        spec = {
+            "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
+            "lib": self._lib(), "env": launch.env,
+            "run_dir": str(PurePosixPath(job.remote_dir) / run_dir),
+            "argv": [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
+                     *launch.run_args, launch.script, *launch.script_args],
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        answer = agent.call("start", stdin=_json(spec))
+        if "pid" not in answer:
+            raise StartError(f"the job did not start on {job.target.name}: "
+                             f"{answer.get('error', answer)}")
+        notice(f"started run {run_id} on {job.target.name} in {job.remote_dir} "
+               f"(pid {answer['pid']})")
+        return str(spec["run_dir"])
 
     def attach(self, run_id: str | None) -> RemoteOutcome:
         job = self.job
@@ -322,7 +339,7 @@ class RemoteSession:
     def _stop(self, follower: Follower) -> None:
         try:
             answer = follower.agent.call("stop", follower.ctl, timeout=30)
-        except RemoteError:
+        except (RemoteError, *LINK_ERRORS):
             follower.reconnect()
             answer = follower.agent.call("stop", follower.ctl, timeout=30)
         if not answer.get("stopped"):
@@ -340,7 +357,7 @@ class RemoteSession:
                 finally:
                     chan.close()
                 return destination
-            except (RemoteError, OSError, EOFError, tarfile.TarError) as exc:
+            except (RemoteError, tarfile.TarError, *LINK_ERRORS) as exc:
                 error: BaseException = exc
                 if attempt == 2:
                     break

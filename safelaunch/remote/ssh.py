@@ -41,6 +41,10 @@ class HostKeyChanged(RemoteError):
     pass
 
 
+class LinkLost(RemoteError):
+    """An open connection broke (the remote side may be fine); worth reconnecting."""
+
+
 @dataclass(frozen=True)
 class SshTarget:
     """Where to connect and how, after ``~/.ssh/config`` was applied."""
@@ -187,12 +191,12 @@ class SshConnection:
         try:
             transport = self.client.get_transport()
             if transport is None or not transport.is_active():
-                raise RemoteError(f"the connection to {self.target.name} is closed")
+                raise LinkLost(f"the connection to {self.target.name} is closed")
             chan = transport.open_session(timeout=CONNECT_TIMEOUT)
             chan.exec_command(command)
         except (paramiko.SSHException, OSError, EOFError) as exc:
-            raise RemoteError(f"lost the connection to {self.target.name}: "
-                              f"{_reason(exc)}") from exc
+            raise LinkLost(f"lost the connection to {self.target.name}: "
+                           f"{_reason(exc)}") from exc
         return chan
 
     def close(self) -> None:

@@ -18,11 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import paramiko
-
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError
-from safelaunch.remote.calls import READ_CHUNK, Agent
+from safelaunch.remote.calls import LINK_ERRORS, READ_CHUNK, Agent
 from safelaunch.remote.ssh import HostKeyChanged, HostKeyUnknown, SshConnection
 
 SILENCE_LIMIT = 5.0
@@ -52,7 +50,7 @@ class Follower:
         while True:
             try:
                 end = self._follow_once()
-            except RemoteError:
+            except (RemoteError, *LINK_ERRORS):
                 end = None
             if end is not None:
                 return end
@@ -81,7 +79,7 @@ class Follower:
                     data = chan.recv(READ_CHUNK)
                 except TimeoutError:
                     data = None
-                except (OSError, EOFError, paramiko.SSHException):
+                except LINK_ERRORS:
                     return None
                 if data:
                     heard = self.clock()
@@ -118,31 +116,40 @@ class Follower:
 
     def reconnect(self) -> None:
         """A new connection within ``reconnect_timeout``, or ``RemoteError``."""
-        started = self.clock()
-        deadline = started + self.reconnect_timeout
-        self.console.notice(f"lost the connection to {self.agent.conn.target.name}; "
-                            f"reconnecting for up to {_duration(self.reconnect_timeout)}")
         self.agent.conn.close()
-        delay = FIRST_BACKOFF
-        while True:
-            try:
-                conn = self.connect(max(1.0, min(10.0, deadline - self.clock())))
-            except (HostKeyChanged, HostKeyUnknown):
-                raise
-            except RemoteError as exc:
-                if self.clock() + delay >= deadline:
-                    raise RemoteError(
-                        f"no connection to {self.agent.conn.target.name} for "
-                        f"{_duration(self.reconnect_timeout)} ({exc.message}); the job goes "
-                        f"on there, reattach with: {self.attach_hint}") from exc
-                self.sleep(delay)
-                delay = min(delay * 2, MAX_BACKOFF)
-                continue
-            self.agent = Agent(conn, self.agent.python)
-            self.reconnects += 1
-            self.console.notice(f"reconnected after {self.clock() - started:.1f}s; "
-                                "the console resumes where it stopped")
-            return
+        conn = reconnect(self.connect, self.agent.conn.target.name, self.reconnect_timeout,
+                         self.console, resumed="the console resumes where it stopped",
+                         left=f"the job goes on there, reattach with: {self.attach_hint}",
+                         clock=self.clock, sleep=self.sleep)
+        self.agent = Agent(conn, self.agent.python)
+        self.reconnects += 1
+
+
+def reconnect(connect: Callable[[float], SshConnection], name: str, timeout: float,
+              console: Console, resumed: str, left: str,
+              clock: Callable[[], float] = time.monotonic,
+              sleep: Callable[[float], None] = time.sleep) -> SshConnection:
+    """Connect again with backoff for up to ``timeout`` seconds, saying so; a changed or
+    unknown host key ends it at once, and running out of time is a ``RemoteError``."""
+    started = clock()
+    deadline = started + timeout
+    console.notice(f"lost the connection to {name}; reconnecting for up to "
+                   f"{_duration(timeout)}")
+    delay = FIRST_BACKOFF
+    while True:
+        try:
+            conn = connect(max(1.0, min(10.0, deadline - clock())))
+        except (HostKeyChanged, HostKeyUnknown):
+            raise
+        except RemoteError as exc:
+            if clock() + delay >= deadline:
+                raise RemoteError(f"no connection to {name} for {_duration(timeout)} "
+                                  f"({exc.message}); {left}") from exc
+            sleep(delay)
+            delay = min(delay * 2, MAX_BACKOFF)
+            continue
+        console.notice(f"reconnected after {clock() - started:.1f}s; {resumed}")
+        return conn
 
 
 def _duration(seconds: float) -> str:
