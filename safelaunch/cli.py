@@ -276,6 +276,8 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 @click.option("--detach", is_flag=True, help="Return right after the start.")
 @click.option("--attach", "attach", is_flag=False, flag_value="", default=None,
               metavar="[RUN_ID]", help="Follow a job started earlier (the latest by default).")
+@click.option("--tail", type=click.IntRange(min=0), default=None, metavar="N",
+              help="With --attach: show only the last N lines so far, then follow.")
 @click.option("--reconnect-timeout", type=click.FloatRange(min=0), default=600.0,
               show_default=True, help="Seconds to keep reconnecting after the link drops.")
 @click.option("--vast-wait", type=click.FloatRange(min=0), default=600.0, show_default=True,
@@ -292,7 +294,7 @@ def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int |
                    accept_new_host_key: bool, remote_dir: str | None, remote_python: str,
                    sync_dir: str, no_sync: bool, exclude: tuple[str, ...],
                    env_pairs: tuple[str, ...], detach: bool, attach: str | None,
-                   reconnect_timeout: float, vast_wait: float, stop_after: bool,
+                   tail: int | None, reconnect_timeout: float, vast_wait: float, stop_after: bool,
                    destroy_after: bool, script: str | None, script_args: tuple[str, ...],
                    **run_opts: Any) -> None:
     """Run SCRIPT with safelaunch on another machine over SSH, and see it through.
@@ -307,6 +309,8 @@ def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int |
 
     if attach is not None and (script or detach):
         raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
+    if tail is not None and attach is None:
+        raise UsageError("--tail goes with --attach")
     if attach is None and not script:
         raise UsageError("missing SCRIPT (or --attach to follow an earlier run)")
     if (stop_after or destroy_after) and vast_instance is None:
@@ -326,6 +330,7 @@ def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int |
         exclude=exclude, env=env, detach=detach)
     request = RemoteRequest(
         host=host, vast_instance=vast_instance, launch=launch, attach_id=attach or None,
+        tail=tail,
         run_id=make_run_id(datetime.now(timezone.utc), secrets.token_hex(3)),
         identity=identity, ssh_config=Path(ssh_config) if ssh_config else None,
         accept_new_host_key=accept_new_host_key, python=remote_python,

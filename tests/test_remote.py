@@ -210,6 +210,11 @@ def test_detach_then_attach_follows_to_the_end(remote):
     assert out.count("] line ") == 20
     code, out, err = remote.run(attach="")  # the latest, already ended: replayed
     assert code == 5 and out.count("] line ") == 20
+    console = next((remote.remote_dir / ".safelaunch" / "runs").glob("*/console.log"))
+    code, tail, err = remote.run("--tail", "4", attach=run_id)
+    assert code == 5 and tail.splitlines() == console.read_text().splitlines()[-4:]
+    code, tail, err = remote.run("--tail", "0", attach=run_id)
+    assert code == 5 and tail == ""
     code, _, err = remote.run(attach="20990101T000000Z-000000")
     assert code == 2 and "no run 20990101T000000Z-000000" in err
 
@@ -366,6 +371,7 @@ def test_vast_instance_whose_ssh_comes_up_after_running(remote, server, tmp_path
     ((), "missing SCRIPT"),
     (("-e", "NOEQUALS", "count.py"), "expected KEY=VALUE"),
     (("--stop-after", "count.py"), "need --vast-instance"),
+    (("--tail", "3", "count.py"), "--tail goes with --attach"),
 ])
 def test_bad_input_is_one_line_and_exit_2(remote, args, message):
     proc = subprocess.run(safelaunch_cmd("remote", "--host", remote.host, *args),

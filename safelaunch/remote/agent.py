@@ -13,6 +13,7 @@ except ``follow`` and ``send``, whose stdout is a byte stream:
                           (once: asked again for the same job, it answers with its pid)
     follow CTL OFFSET     the job's console from byte OFFSET until it ends; on stderr a
                           heartbeat every second and, at the end, {"end": ...}
+    tail CTL N            the byte offset where the console's last N lines begin
     stop CTL              SIGTERM to the job (``safelaunch run`` then stops its ranks)
     send DIR [FILE...]    a tar stream of DIR (and FILEs, at the top) on stdout
     list ROOT             the jobs started under ROOT, oldest first, with their specs
@@ -259,6 +260,36 @@ def follow(ctl: str, offset: str) -> None:
         time.sleep(POLL_SECONDS)
 
 
+def tail(ctl: str, count: str) -> None:
+    """The byte offset where the console's last ``count`` lines begin."""
+    wanted = int(count)
+    try:
+        handle = open(os.path.join(_path(ctl), CONSOLE), "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        _say({"offset": 0})
+        return
+    with handle:
+        end = position = handle.seek(0, os.SEEK_END)
+        if wanted <= 0:
+            _say({"offset": end})
+            return
+        seen = 0
+        while position > 0:
+            step = min(1 << 16, position)
+            position -= step
+            handle.seek(position)
+            block = handle.read(step)
+            # a final line without its newline counts as a line too
+            skip = 1 if position + step == end and block.endswith(b"\n") else 0
+            for index in range(len(block) - 1 - skip, -1, -1):
+                if block[index] == 10:
+                    seen += 1
+                    if seen == wanted:
+                        _say({"offset": position + index + 1})
+                        return
+    _say({"offset": 0})
+
+
 def stop(ctl: str) -> None:
     ctl = _path(ctl)
     try:
@@ -300,7 +331,7 @@ def list_jobs(root: str) -> None:
 
 
 COMMANDS = {"manifest": manifest, "receive": receive, "check": check, "start": start,
-            "follow": follow, "stop": stop, "send": send, "list": list_jobs}
+            "follow": follow, "tail": tail, "stop": stop, "send": send, "list": list_jobs}
 
 
 def main(argv: list[str]) -> None:

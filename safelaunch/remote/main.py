@@ -22,6 +22,8 @@ class RemoteRequest:
     launch: Launch | None
     """None for ``--attach``."""
     attach_id: str | None = None
+    tail: int | None = None
+    """With ``--attach``: start from the last N lines of the console instead of the first."""
     run_id: str = ""
     identity: tuple[str, ...] = ()
     ssh_config: Path | None = None
@@ -62,7 +64,7 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
     outcome: RemoteOutcome
     try:
         if request.launch is None:
-            outcome = session.attach(request.attach_id)
+            outcome = session.attach(request.attach_id, request.tail)
         else:
             outcome = session.launch(request.launch, request.run_id)
     except LINK_ERRORS as exc:  # the link broke where no retry applies

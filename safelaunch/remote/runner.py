@@ -233,7 +233,7 @@ class RemoteSession:
                f"(pid {answer['pid']})")
         return str(spec["run_dir"])
 
-    def attach(self, run_id: str | None) -> RemoteOutcome:
+    def attach(self, run_id: str | None, tail: int | None = None) -> RemoteOutcome:
         job = self.job
         conn = self.first_connect()
         try:
@@ -252,8 +252,12 @@ class RemoteSession:
                      else "running")
             self.console.notice(f"attaching to run {chosen['id']} on {job.target.name} "
                                 f"({state})")
+            offset = 0
+            if tail is not None:
+                offset = int(agent.call("tail", job.ctl(str(chosen["id"])), str(tail))
+                             .get("offset", 0))
             return self._see_through(agent, str(chosen["id"]),
-                                     str(chosen["spec"]["run_dir"]), 0)
+                                     str(chosen["spec"]["run_dir"]), offset)
         finally:
             conn.close()
 
