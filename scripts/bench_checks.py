@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -21,14 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from safelaunch.plan import find_free_port
+
 SAFELAUNCH = [sys.executable, "-m", "safelaunch"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("", 0))
-        return int(sock.getsockname()[1])
 
 
 def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, str]:
@@ -53,7 +48,7 @@ def main() -> None:
         for _ in range(args.repeat):
             sl_mt.append(timed([*SAFELAUNCH, "minimal-test", "--nproc", "2"], work)[0])
             tr_mt.append(timed([*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                                str(free_port()), "-m", "safelaunch.minimal_test"], work,
+                                str(find_free_port()), "-m", "safelaunch.minimal_test"], work,
                                env)[0])
             wall, out = timed([*SAFELAUNCH, "preflight", "--json"], work)
             pf_wall.append(wall)

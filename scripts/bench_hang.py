@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,8 @@ import time
 from pathlib import Path
 
 import psutil
+
+from safelaunch.plan import find_free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 HANG = str(ROOT / "tests" / "fixtures" / "hang.py")
@@ -64,12 +65,6 @@ LOOP = textwrap.dedent("""
     med = lambda v: sorted(v)[len(v) // 2]
     print(json.dumps({k: {"iter": med(a), "step": med(b)} for k, (a, b) in times.items()}))
 """)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("", 0))
-        return int(sock.getsockname()[1])
 
 
 def detection(work: Path, cmd: list[str], cap: float | None) -> float | None:
@@ -136,14 +131,14 @@ def main() -> None:
         sl = [detection(work, [*SAFELAUNCH, "--nproc", "2", "--hang-timeout", "10",
                                "--status-interval", "0"], 120) for _ in range(args.repeat)]
         tr = detection(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                              str(free_port())], TORCHRUN_CAP_S)
+                              str(find_free_port())], TORCHRUN_CAP_S)
         hook = hook_cost(work)
         loop = loop_run(work, args.blocks)
         step_added = loop["runtime"]["step"] - loop["plain"]["step"]
         slowdown = loop["runtime"]["iter"] / loop["plain"]["iter"] - 1
         cpu_sl = launcher_cpu(work, [*SAFELAUNCH, "--nproc", "2"])
         cpu_tr = launcher_cpu(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                                     str(free_port())])
+                                     str(find_free_port())])
     detected = [s for s in sl if s is not None]
     print(f"{'benchmark':<44} {'torchrun':>14} {'safelaunch':>12}  target")
     print(f"{'hang -> exit, --hang-timeout 10 (median)':<44} "

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,18 +24,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from safelaunch.plan import find_free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = str(ROOT / "examples" / "train_ddp.py")
 FAULT = str(ROOT / "tests" / "fixtures" / "fault.py")
 # The launch benchmarks compare the launchers themselves: pre-flight and minimal test off.
 SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run", "--no-preflight", "--no-minimal-test"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("", 0))
-        return int(sock.getsockname()[1])
 
 
 def timed(cmd: list[str], cwd: Path, stdout: int | Path = subprocess.DEVNULL,
@@ -66,7 +61,7 @@ def bench_overhead(work: Path, repeat: int) -> tuple[float, float]:
     job = [EXAMPLE, "--steps", "20"]
     medians = alternate({
         "torchrun": lambda: timed([*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                                   str(free_port()), *job], work)[0],
+                                   str(find_free_port()), *job], work)[0],
         "safelaunch": lambda: timed([*SAFELAUNCH, "--nproc", "2", *job], work)[0],
     }, repeat)
     return medians["torchrun"], medians["safelaunch"]
@@ -92,7 +87,7 @@ def bench_output(work: Path, repeat: int, lines: int) -> tuple[float, float, boo
         log_dir = work / "tr_logs"
         shutil.rmtree(log_dir, ignore_errors=True)
         capture = work / "tr_console.txt"
-        wall, _ = timed([*TORCHRUN, "--nproc-per-node", "2", "--master-port", str(free_port()),
+        wall, _ = timed([*TORCHRUN, "--nproc-per-node", "2", "--master-port", str(find_free_port()),
                          "--log-dir", str(log_dir), "--tee", "3", *job], work, capture)
         checks["torchrun"] &= _console_complete(capture.read_text().splitlines(), lines,
                                                 lambda r: f"[default{r}]:")
@@ -130,7 +125,7 @@ def bench_failure(work: Path, repeat: int) -> tuple[float, float]:
 
     medians = alternate({
         "torchrun": lambda: latency([*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                                     str(free_port())]),
+                                     str(find_free_port())]),
         "safelaunch": lambda: latency([*SAFELAUNCH, "--nproc", "2"]),
     }, repeat)
     return medians["torchrun"], medians["safelaunch"]

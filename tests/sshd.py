@@ -17,6 +17,8 @@ from pathlib import Path
 
 import psutil
 
+from safelaunch.plan import find_free_port
+
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
 
@@ -25,17 +27,11 @@ def keygen(path: Path) -> None:
                    check=True)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class SshServer:
     def __init__(self, root: Path, home: Path, port: int | None = None) -> None:
         self.root = root
         self.home = home
-        self.port = port or free_port()
+        self.port = port or find_free_port()
         root.mkdir(parents=True, exist_ok=True)
         self.host_key = root / "host_key"
         keygen(self.host_key)

@@ -21,6 +21,7 @@ import pytest
 
 from conftest import FIXTURES, safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
+from safelaunch.plan import find_free_port
 from sshd import SSHD, SshServer
 
 pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
@@ -279,10 +280,8 @@ def test_changed_host_key_is_always_refused(remote, server, tmp_path):
 
 
 def test_unreachable_host_and_refused_key_exit_255(remote, server, tmp_path):
-    from sshd import free_port
-
     code, _, err = remote.run(*FAST, "count.py", "0", "0", "0",
-                              host=f"root@127.0.0.1:{free_port()}")
+                              host=f"root@127.0.0.1:{find_free_port()}")
     assert code == 255 and "cannot reach" in err and "connection refused" in err
     home = tmp_path / "home"
     (home / ".ssh").mkdir(parents=True)
