@@ -37,7 +37,25 @@ def _bootstrap() -> str:
 
 
 def agent_command(python: str, *args: str) -> str:
-    return " ".join(shlex.quote(a) for a in (python, "-c", _bootstrap(), *args))
+    return shell_command(python, "-c", _bootstrap(), *args)
+
+
+def shell_command(*argv: str) -> str:
+    """``argv`` as one command line for the remote shell, every word quoted."""
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def run(conn: SshConnection, command: str, stdin: bytes | None = None,
+        timeout: float = CALL_TIMEOUT) -> tuple[int, bytes, bytes]:
+    """Run ``command`` remotely to its end; (status, stdout, stderr)."""
+    chan = conn.channel(command)
+    try:
+        if stdin is not None:
+            chan.sendall(stdin)
+        chan.shutdown_write()
+        return drain(chan, timeout, conn.target.name)
+    finally:
+        chan.close()
 
 
 class Agent:
@@ -53,14 +71,7 @@ class Agent:
     def call(self, *args: str, stdin: bytes | None = None,
              timeout: float = CALL_TIMEOUT) -> dict[str, Any]:
         """Run a subcommand to its end; its one JSON line, parsed."""
-        chan = self.open(*args)
-        try:
-            if stdin is not None:
-                chan.sendall(stdin)
-            chan.shutdown_write()
-            status, out, err = drain(chan, timeout, self.conn.target.name)
-        finally:
-            chan.close()
+        status, out, err = run(self.conn, agent_command(self.python, *args), stdin, timeout)
         self.check_status(args[0], status, err)
         try:
             answer = json.loads(out.decode().strip().splitlines()[-1])

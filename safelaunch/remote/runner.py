@@ -34,7 +34,7 @@ import safelaunch
 from safelaunch import __version__
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, StartError, UsageError
-from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, drain
+from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
 from safelaunch.remote.ssh import (
     CONNECT_TIMEOUT,
     HostKeyChanged,
@@ -100,7 +100,7 @@ class RemoteJob:
                  "--remote-dir", self.remote_dir]
         if self.python != AUTO_PYTHON:
             parts += ["--remote-python", self.python]
-        return " ".join(shlex.quote(p) for p in [*parts, "--attach", run_id])
+        return shell_command(*parts, "--attach", run_id)
 
     def ctl(self, run_id: str) -> str:
         return f"{self.remote_dir}/.safelaunch/runs/{run_id}"
@@ -144,13 +144,7 @@ class RemoteSession:
     def _find_python(self, conn: SshConnection) -> str:
         extra = [p for p in os.environ.get(PYTHONS_ENV, "").split(os.pathsep) if p]
         candidates = [*extra, *PYTHON_CANDIDATES]
-        chan = conn.channel(" ".join(shlex.quote(a) for a in ("sh", "-c", _PROBE, "sh",
-                                                               *candidates)))
-        try:
-            chan.shutdown_write()
-            _, out, _ = drain(chan, 60.0, conn.target.name)
-        finally:
-            chan.close()
+        _, out, _ = run(conn, shell_command("sh", "-c", _PROBE, "sh", *candidates), timeout=60.0)
         kind, _, path = out.decode(errors="replace").strip().partition(" ")
         if not path:
             raise StartError(f"no Python on {conn.target.name} (looked for "
@@ -225,7 +219,7 @@ class RemoteSession:
                      *launch.run_args, launch.script, *launch.script_args],
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
-        answer = agent.call("start", stdin=_json(spec))
+        answer = agent.call("start", stdin=json.dumps(spec).encode())
         if "pid" not in answer:
             raise StartError(f"the job did not start on {job.target.name}: "
                              f"{answer.get('error', answer)}")
@@ -287,13 +281,8 @@ class RemoteSession:
         wanted = [DEPENDENCIES[m] for m in missing if m in DEPENDENCIES]
         if wanted:
             self.console.notice(f"installing {' '.join(wanted)} for {executable} on {host}")
-            chan = agent.conn.channel(" ".join(shlex.quote(a) for a in (
-                executable, "-m", "pip", "install", "-q", *wanted)))
-            try:
-                chan.shutdown_write()
-                status, _, err = drain(chan, 600.0, host)
-            finally:
-                chan.close()
+            status, _, err = run(agent.conn, shell_command(
+                executable, "-m", "pip", "install", "-q", *wanted), timeout=600.0)
             agent.check_status("pip install", status, err)
         return executable
 
@@ -409,7 +398,3 @@ def _signals_raise() -> Iterator[None]:
     finally:
         for signum, previous in saved.items():
             signal.signal(signum, previous)
-
-
-def _json(obj: object) -> bytes:
-    return json.dumps(obj).encode()
