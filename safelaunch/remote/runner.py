@@ -37,12 +37,11 @@ from safelaunch.errors import RemoteError, StartError, UsageError
 from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
 from safelaunch.remote.ssh import (
     CONNECT_TIMEOUT,
-    HostKeyChanged,
-    HostKeyUnknown,
     LinkLost,
     SshConnection,
     SshTarget,
     connect,
+    keep_connecting,
 )
 from safelaunch.remote.stream import Follower, reconnect
 from safelaunch.remote.sync import sync_tree
@@ -160,22 +159,16 @@ class RemoteSession:
     def first_connect(self) -> SshConnection:
         """The first connection; with ``job.ssh_wait`` (a cloud instance that was just
         started), refusals and failed logins are retried until its SSH is up."""
-        deadline = time.monotonic() + self.job.ssh_wait
-        delay, said = 1.0, ""
-        while True:
-            try:
-                return self.connect()
-            except (HostKeyChanged, HostKeyUnknown):
-                raise
-            except RemoteError as exc:
-                if time.monotonic() + delay > deadline:
-                    raise
-                if exc.message != said:
-                    self.console.notice(f"waiting for SSH on {self.job.target.name}: "
-                                        f"{exc.message}")
-                    said = exc.message
-                time.sleep(delay)
-                delay = min(delay * 2, 5.0)
+        said: list[str] = []
+
+        def waiting(exc: RemoteError) -> None:
+            if said[-1:] != [exc.message]:
+                self.console.notice(f"waiting for SSH on {self.job.target.name}: "
+                                    f"{exc.message}")
+                said.append(exc.message)
+
+        return keep_connecting(self.connect, time.monotonic() + self.job.ssh_wait, 1.0, 5.0,
+                               on_failure=waiting)
 
     def launch(self, launch: Launch, run_id: str) -> RemoteOutcome:
         job, notice = self.job, self.console.notice

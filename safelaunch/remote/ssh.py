@@ -17,6 +17,8 @@ import logging
 import os
 import shlex
 import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -228,6 +230,27 @@ def connect(target: SshTarget, accept_new_host_key: bool = False,
     if transport is not None:
         transport.set_keepalive(KEEPALIVE_SECONDS)
     return SshConnection(target, client, via)
+
+
+def keep_connecting(connect: Callable[[], SshConnection], deadline: float, first_delay: float,
+                    max_delay: float, on_failure: Callable[[RemoteError], None] | None = None,
+                    clock: Callable[[], float] = time.monotonic,
+                    sleep: Callable[[float], None] = time.sleep) -> SshConnection:
+    """Call ``connect`` with doubling delays until it succeeds; past ``deadline`` (on the
+    ``clock``) its last error is raised.  An unknown or changed host key ends it at once."""
+    delay = first_delay
+    while True:
+        try:
+            return connect()
+        except (HostKeyChanged, HostKeyUnknown):
+            raise
+        except RemoteError as exc:
+            if clock() + delay >= deadline:
+                raise
+            if on_failure is not None:
+                on_failure(exc)
+            sleep(delay)
+            delay = min(delay * 2, max_delay)
 
 
 def _open(client: paramiko.SSHClient, target: SshTarget, accept_new_host_key: bool,

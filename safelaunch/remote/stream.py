@@ -21,7 +21,7 @@ from typing import Any
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError
 from safelaunch.remote.calls import LINK_ERRORS, READ_CHUNK, Agent
-from safelaunch.remote.ssh import HostKeyChanged, HostKeyUnknown, SshConnection
+from safelaunch.remote.ssh import HostKeyChanged, HostKeyUnknown, SshConnection, keep_connecting
 
 SILENCE_LIMIT = 5.0
 FIRST_BACKOFF = 0.25
@@ -135,21 +135,16 @@ def reconnect(connect: Callable[[float], SshConnection], name: str, timeout: flo
     deadline = started + timeout
     console.notice(f"lost the connection to {name}; reconnecting for up to "
                    f"{_duration(timeout)}")
-    delay = FIRST_BACKOFF
-    while True:
-        try:
-            conn = connect(max(1.0, min(10.0, deadline - clock())))
-        except (HostKeyChanged, HostKeyUnknown):
-            raise
-        except RemoteError as exc:
-            if clock() + delay >= deadline:
-                raise RemoteError(f"no connection to {name} for {_duration(timeout)} "
-                                  f"({exc.message}); {left}") from exc
-            sleep(delay)
-            delay = min(delay * 2, MAX_BACKOFF)
-            continue
-        console.notice(f"reconnected after {clock() - started:.1f}s; {resumed}")
-        return conn
+    try:
+        conn = keep_connecting(lambda: connect(max(1.0, min(10.0, deadline - clock()))),
+                               deadline, FIRST_BACKOFF, MAX_BACKOFF, clock=clock, sleep=sleep)
+    except (HostKeyChanged, HostKeyUnknown):
+        raise
+    except RemoteError as exc:
+        raise RemoteError(f"no connection to {name} for {_duration(timeout)} "
+                          f"({exc.message}); {left}") from exc
+    console.notice(f"reconnected after {clock() - started:.1f}s; {resumed}")
+    return conn
 
 
 def _duration(seconds: float) -> str:
