@@ -22,7 +22,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from safelaunch.console import Console  # noqa: E402
 from safelaunch.remote.calls import Agent  # noqa: E402
 from safelaunch.remote.ssh import connect, resolve_target  # noqa: E402
 from safelaunch.remote.sync import sync_tree  # noqa: E402
-from sshd import SshServer  # noqa: E402
+from sshd import Lines, SshServer  # noqa: E402
 
 TICKER = """\
 import sys, time
@@ -41,31 +40,6 @@ for i in range(int(sys.argv[1])):
     print(f"tick {i}", flush=True)
     time.sleep(0.05)
 """
-
-
-class Lines:
-    """Lines of a stream with the time each arrived."""
-
-    def __init__(self, stream: object) -> None:
-        self.items: list[tuple[float, str]] = []
-        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
-        self._thread.start()
-
-    def _read(self, stream: object) -> None:
-        for raw in stream:  # type: ignore[attr-defined]
-            self.items.append((time.monotonic(), raw.decode(errors="replace").rstrip("\n")))
-
-    def wait_for(self, text: str, after: float = 0.0, timeout: float = 60) -> float:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for at, line in list(self.items):
-                if at >= after and text in line:
-                    return at
-            time.sleep(0.01)
-        raise TimeoutError(text)
-
-    def join(self) -> None:
-        self._thread.join(timeout=30)
 
 
 def bench_reconnect(server: SshServer, work: Path, cuts: int, down: float) -> list[float]:

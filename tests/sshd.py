@@ -12,8 +12,10 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import psutil
 
@@ -102,7 +104,50 @@ class SshServer:
             self.proc.wait()
         self.proc = None
 
-    def client_env(self) -> dict[str, str]:
+    def client_env(self, home: Path | None = None) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k != "SSH_AUTH_SOCK"}
-        env["HOME"] = str(self.home)
+        env["HOME"] = str(home or self.home)
         return env
+
+    def other_client(self, home: Path, own_key: bool = False) -> dict[str, str]:
+        """The environment of a client whose HOME has no known_hosts yet, and the user key
+        this server accepts (or, ``own_key``, a new key it does not know)."""
+        ssh_dir = home / ".ssh"
+        ssh_dir.mkdir(parents=True, mode=0o700)
+        if own_key:
+            keygen(ssh_dir / "id_ed25519")
+        else:
+            for name in ("id_ed25519", "id_ed25519.pub"):
+                shutil.copy(self.home / ".ssh" / name, ssh_dir / name)
+        return self.client_env(home)
+
+
+class Lines:
+    """The lines of a process's output stream as they arrive, each with its arrival time."""
+
+    def __init__(self, stream: IO[bytes] | None) -> None:
+        self.items: list[tuple[float, str]] = []
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes] | None) -> None:
+        for raw in stream or ():
+            self.items.append((time.monotonic(), raw.decode(errors="replace").rstrip("\n")))
+
+    @property
+    def text(self) -> list[str]:
+        return [line for _, line in list(self.items)]
+
+    def wait_for(self, text: str, after: float = 0.0, timeout: float = 60) -> float:
+        """When a line containing ``text`` arrived (at ``after`` or later)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for at, line in list(self.items):
+                if at >= after and text in line:
+                    return at
+            time.sleep(0.01)
+        raise TimeoutError(f"no line with {text!r} within {timeout:g}s:\n"
+                           + "\n".join(self.text[-20:]))
+
+    def join(self) -> None:
+        self._thread.join(timeout=30)

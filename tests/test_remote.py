@@ -22,7 +22,7 @@ import pytest
 from conftest import FIXTURES, safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
 from safelaunch.plan import find_free_port
-from sshd import SSHD, SshServer
+from sshd import SSHD, Lines, SshServer, keygen
 
 pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
 
@@ -135,30 +135,16 @@ def test_failing_run_returns_its_exit_code_and_hostile_args_stay_inert(remote, t
 
 def test_cut_connection_resumes_with_every_line_exactly_once(remote, server):
     proc = remote.start(*FAST, "count.py", "60", "0.05", "0")
-    seen: list[str] = []
-    err_lines: list[str] = []
-
-    def collect(stream: object, into: list[str]) -> None:
-        for raw in stream:  # type: ignore[attr-defined]
-            into.append(raw.decode().rstrip("\n"))
-
-    reader = threading.Thread(target=collect, args=(proc.stdout, seen))
-    errs = threading.Thread(target=collect, args=(proc.stderr, err_lines))
-    reader.start()
-    errs.start()
-    deadline = time.monotonic() + 60
-    while not any("started run" in line for line in err_lines) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    while not any("] line 10" in line for line in seen) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
+    out.wait_for("] line 10")
     assert server.cut_connections() > 0
     assert proc.wait(timeout=90) == 0
-    reader.join()
-    errs.join()
-    lines = [line for line in seen if "] line " in line]
-    assert lines == [f"[rank0] line {i}" for i in range(60)], "\n".join(err_lines)
-    assert any("lost the connection" in line for line in err_lines)
-    assert any("reconnected after" in line for line in err_lines)
+    out.join()
+    err.join()
+    lines = [line for line in out.text if "] line " in line]
+    assert lines == [f"[rank0] line {i}" for i in range(60)], "\n".join(err.text)
+    assert any("lost the connection" in line for line in err.text)
+    assert any("reconnected after" in line for line in err.text)
 
 
 def test_cut_during_the_upload_sets_up_again_and_starts_once(remote, server):
@@ -167,19 +153,16 @@ def test_cut_during_the_upload_sets_up_again_and_starts_once(remote, server):
     digest = hashlib.sha256(data).hexdigest()
     del data
     proc = remote.start(*FAST, "count.py", "2", "0", "0")
-    err_lines: list[str] = []
-    errs = threading.Thread(target=lambda: err_lines.extend(
-        raw.decode() for raw in proc.stderr))  # type: ignore[union-attr]
-    errs.start()
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
     _wait_for(lambda: any(remote.remote_dir.glob(".weights.bin.safelaunch-*")))
     assert server.cut_connections() > 0
-    out = proc.stdout.read().decode()  # type: ignore[union-attr]
     code = proc.wait(timeout=120)
-    errs.join()
-    assert code == 0, "".join(err_lines)
-    assert any("setting up again" in line for line in err_lines), "".join(err_lines)
-    assert sum("started run" in line for line in err_lines) == 1
-    assert out.count("[rank0] line 1") == 1
+    out.join()
+    err.join()
+    assert code == 0, "\n".join(err.text)
+    assert any("setting up again" in line for line in err.text), "\n".join(err.text)
+    assert sum("started run" in line for line in err.text) == 1
+    assert out.text.count("[rank0] line 1") == 1
     with (remote.remote_dir / "weights.bin").open("rb") as handle:
         assert hashlib.file_digest(handle, "sha256").hexdigest() == digest
     assert not list(remote.remote_dir.glob(".weights.bin.safelaunch-*"))  # no half file left
@@ -187,18 +170,13 @@ def test_cut_during_the_upload_sets_up_again_and_starts_once(remote, server):
 
 def test_ctrl_c_stops_the_remote_job(remote):
     proc = remote.start(*FAST, "count.py", "600", "0.1", "0")
-    out = b""
-    deadline = time.monotonic() + 60
-    assert proc.stdout is not None
-    os.set_blocking(proc.stdout.fileno(), False)
-    while b"line 3" not in out and time.monotonic() < deadline:
-        out += proc.stdout.read() or b""
-        time.sleep(0.05)
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
+    out.wait_for("line 3")
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert b"stopping the remote job" in err
-    assert b"exited with code 143" in err
+    assert proc.wait(timeout=60) == 130
+    err.join()
+    assert any("stopping the remote job" in line for line in err.text)
+    assert any("exited with code 143" in line for line in err.text)
     assert no_job_left(f"{remote.remote_dir}/safelaunch_runs")
 
 
@@ -243,10 +221,7 @@ def test_unchanged_files_are_not_sent_again_and_ignored_files_never(remote):
 
 def test_unknown_host_key_is_refused_unless_accepted_then_pinned(remote, server, tmp_path):
     home = tmp_path / "home"
-    (home / ".ssh").mkdir(parents=True)
-    for name in ("id_ed25519", "id_ed25519.pub"):
-        (home / ".ssh" / name).write_bytes((server.home / ".ssh" / name).read_bytes())
-    env = dict(server.client_env(), HOME=str(home))
+    env = server.other_client(home)
     code, _, err = remote.run(*FAST, "count.py", "0", "0", "0", env=env)
     assert code == 255
     assert "not in" in err and "--accept-new-host-key" in err and "SHA256:" in err
@@ -261,16 +236,12 @@ def test_unknown_host_key_is_refused_unless_accepted_then_pinned(remote, server,
 
 def test_changed_host_key_is_always_refused(remote, server, tmp_path):
     home = tmp_path / "home"
-    (home / ".ssh").mkdir(parents=True)
-    for name in ("id_ed25519", "id_ed25519.pub"):
-        (home / ".ssh" / name).write_bytes((server.home / ".ssh" / name).read_bytes())
+    env = server.other_client(home)
     other = tmp_path / "other_key"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(other)],
-                   check=True)
+    keygen(other)
     kind, key = other.with_suffix(".pub").read_text().split()[:2]
     known = f"# mine\n[127.0.0.1]:{server.port} {kind} {key}\n"
     (home / ".ssh" / "known_hosts").write_text(known)
-    env = dict(server.client_env(), HOME=str(home))
     code, _, err = remote.run("--accept-new-host-key", *FAST, "count.py", "0", "0", "0",
                               env=env)
     assert code == 255
@@ -284,12 +255,9 @@ def test_unreachable_host_and_refused_key_exit_255(remote, server, tmp_path):
                               host=f"root@127.0.0.1:{find_free_port()}")
     assert code == 255 and "cannot reach" in err and "connection refused" in err
     home = tmp_path / "home"
-    (home / ".ssh").mkdir(parents=True)
+    env = server.other_client(home, own_key=True)
     (home / ".ssh" / "known_hosts").write_text(server.known_hosts_line)
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
-                    str(home / ".ssh" / "id_ed25519")], check=True)
-    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0",
-                              env=dict(server.client_env(), HOME=str(home)))
+    code, _, err = remote.run(*FAST, "count.py", "0", "0", "0", env=env)
     assert code == 255 and "authentication failed" in err
     assert len(err.strip().splitlines()) == 1
 
@@ -395,15 +363,8 @@ def _wait_for(predicate: object, timeout: float = 60) -> None:
 def test_frozen_link_is_detected_by_silence_and_the_stream_resumes(remote, server):
     """No FIN, no RST: the session just stops answering (its processes are stopped)."""
     proc = remote.start(*FAST, "count.py", "150", "0.05", "0")
-    assert proc.stdout is not None
-    seen: list[str] = []
-    err: list[str] = []
-    readers = [threading.Thread(target=lambda s=stream, into=into: into.extend(
-        raw.decode().rstrip("\n") for raw in s)) for stream, into in
-        ((proc.stdout, seen), (proc.stderr, err))]
-    for reader in readers:
-        reader.start()
-    _wait_for(lambda: any("] line 5" in line for line in seen))
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
+    out.wait_for("] line 5")
     frozen = server.sessions()
     for victim in frozen:
         victim.suspend()
@@ -413,26 +374,22 @@ def test_frozen_link_is_detected_by_silence_and_the_stream_resumes(remote, serve
         for victim in frozen:
             with contextlib.suppress(psutil.NoSuchProcess):
                 victim.kill()
-    for reader in readers:
-        reader.join()
-    assert code == 0, err
-    assert [line for line in seen if "] line " in line] == [
+    out.join()
+    err.join()
+    assert code == 0, err.text
+    assert [line for line in out.text if "] line " in line] == [
         f"[rank0] line {i}" for i in range(150)]
-    assert any("reconnected after" in line for line in err)
+    assert any("reconnected after" in line for line in err.text)
 
 
 def test_hangup_leaves_the_job_running_and_a_lost_link_gives_up_with_255(remote, server):
     proc = remote.start(*FAST, "count.py", "100", "0.05", "7")
-    assert proc.stderr is not None
-    err_lines: list[str] = []
-    reader = threading.Thread(target=lambda: err_lines.extend(
-        raw.decode() for raw in proc.stderr))  # type: ignore[union-attr]
-    reader.start()
-    _wait_for(lambda: any("Ctrl-C stops" in line for line in err_lines))
+    err_lines = Lines(proc.stderr)
+    err_lines.wait_for("Ctrl-C stops")
     proc.send_signal(signal.SIGHUP)
     assert proc.wait(timeout=30) == 129
-    reader.join()
-    run_id = next(line for line in err_lines if "started run" in line).split()[3]
+    err_lines.join()
+    run_id = next(line for line in err_lines.text if "started run" in line).split()[3]
     server.stop()
     try:
         code, _, err = remote.run("--reconnect-timeout", "0", attach=run_id)
