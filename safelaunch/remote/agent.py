@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tarfile
 import time
-from typing import Any
+from typing import IO, Any
 
 CONSOLE = "console.log"
 EXIT_FILE = "exit_code"
@@ -85,14 +85,21 @@ def manifest(root: str) -> None:
 
 
 def receive(root: str) -> None:
-    root = _path(root)
+    count, size = extract(sys.stdin.buffer, _path(root))
+    _say({"files": count, "bytes": size})
+
+
+def extract(stream: IO[bytes], root: str) -> tuple[int, int]:
+    """Unpack a tar stream under ``root``, each file under a temporary name renamed into
+    place, so a reader never sees half a file; (files, bytes).  Also used on the local side
+    for the run directory that comes back."""
     os.makedirs(root, exist_ok=True)
     count = size = 0
-    with tarfile.open(fileobj=sys.stdin.buffer, mode="r|") as tar:
+    with tarfile.open(fileobj=stream, mode="r|") as tar:
         for member in tar:
             name = os.path.normpath(member.name)
             if name.startswith(("/", "..")) or os.path.isabs(name):
-                raise SystemExit(f"refusing unsafe path {member.name!r}")
+                raise ValueError(f"refusing unsafe path {member.name!r}")
             target = os.path.join(root, name)
             if member.isdir():
                 os.makedirs(target, exist_ok=True)
@@ -114,7 +121,7 @@ def receive(root: str) -> None:
             os.replace(tmp, target)
             count += 1
             size += member.size
-    _say({"files": count, "bytes": size})
+    return count, size
 
 
 def check(lib: str) -> None:

@@ -34,6 +34,7 @@ import safelaunch
 from safelaunch import __version__
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, StartError, UsageError
+from safelaunch.remote.agent import extract
 from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
 from safelaunch.remote.ssh import (
     CONNECT_TIMEOUT,
@@ -45,6 +46,7 @@ from safelaunch.remote.ssh import (
 )
 from safelaunch.remote.stream import Follower, reconnect
 from safelaunch.remote.sync import sync_tree
+from safelaunch.supervisor.signals import handlers_installed
 
 PACKAGE_DIR = Path(safelaunch.__file__).parent
 DEPENDENCIES = {"click": "click>=8.1", "psutil": "psutil>=5.9", "yaml": "pyyaml>=6.0"}
@@ -339,11 +341,11 @@ class RemoteSession:
                 chan = follower.agent.open("send", run_dir, f"{follower.ctl}/console.log")
                 try:
                     chan.shutdown_write()
-                    _extract(ChannelReader(chan, 60.0), destination)
+                    extract(ChannelReader(chan, 60.0), str(destination))  # type: ignore[arg-type]
                 finally:
                     chan.close()
                 return destination
-            except (RemoteError, tarfile.TarError, *LINK_ERRORS) as exc:
+            except (RemoteError, tarfile.TarError, ValueError, *LINK_ERRORS) as exc:
                 error: BaseException = exc
                 if attempt == 2:
                     break
@@ -353,26 +355,6 @@ class RemoteSession:
                     break
         self.console.notice(f"could not copy the run directory {run_dir} back: {error}")
         return None
-
-
-def _extract(reader: ChannelReader, destination: Path) -> None:
-    """Write a tar stream under ``destination``; entries leaving it are refused."""
-    destination.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=reader, mode="r|") as tar:  # type: ignore[call-overload]
-        for member in tar:
-            parts = PurePosixPath(member.name).parts
-            if member.name.startswith("/") or ".." in parts:
-                continue
-            target = destination.joinpath(*[p for p in parts if p != "."])
-            if member.isdir():
-                target.mkdir(parents=True, exist_ok=True)
-            elif member.isfile():
-                source = tar.extractfile(member)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with target.open("wb") as out:
-                    while source is not None and (chunk := source.read(1 << 20)):
-                        out.write(chunk)
-                os.utime(target, (member.mtime, member.mtime))
 
 
 @contextlib.contextmanager
@@ -385,9 +367,5 @@ def _signals_raise() -> Iterator[None]:
     def handler(signum: int, frame: object) -> None:
         raise Interrupted(signum)
 
-    saved = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGHUP)}
-    try:
+    with handlers_installed(handler, (signal.SIGTERM, signal.SIGHUP)):
         yield
-    finally:
-        for signum, previous in saved.items():
-            signal.signal(signum, previous)

@@ -13,9 +13,11 @@ Handler = Callable[[int, FrameType | None], None]
 
 
 @contextlib.contextmanager
-def handlers_installed(handler: Handler) -> Iterator[None]:
-    """``handler`` for every stopping signal inside the block; the previous ones after it."""
-    previous = {sig: signal.signal(sig, handler) for sig in HANDLED_SIGNALS}
+def handlers_installed(handler: Handler,
+                       signals: tuple[int, ...] = HANDLED_SIGNALS) -> Iterator[None]:
+    """``handler`` for ``signals`` (every stopping signal) inside the block; the previous
+    handlers after it."""
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
     try:
         yield
     finally:
