@@ -13,6 +13,7 @@ import select
 import shlex
 import time
 import zlib
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -45,13 +46,19 @@ def shell_command(*argv: str) -> str:
     return " ".join(shlex.quote(a) for a in argv)
 
 
-def run(conn: SshConnection, command: str, stdin: bytes | None = None,
+Stdin = bytes | Callable[[paramiko.Channel], None] | None
+"""What a command reads: bytes, or a function that writes a stream into the channel."""
+
+
+def run(conn: SshConnection, command: str, stdin: Stdin = None,
         timeout: float = CALL_TIMEOUT) -> tuple[int, bytes, bytes]:
     """Run ``command`` remotely to its end; (status, stdout, stderr)."""
     chan = conn.channel(command)
     try:
-        if stdin is not None:
+        if isinstance(stdin, bytes):
             chan.sendall(stdin)
+        elif stdin is not None:
+            stdin(chan)
         chan.shutdown_write()
         return drain(chan, timeout, conn.target.name)
     finally:
@@ -68,7 +75,7 @@ class Agent:
     def open(self, *args: str) -> paramiko.Channel:
         return self.conn.channel(agent_command(self.python, *args))
 
-    def call(self, *args: str, stdin: bytes | None = None,
+    def call(self, *args: str, stdin: Stdin = None,
              timeout: float = CALL_TIMEOUT) -> dict[str, Any]:
         """Run a subcommand to its end; its one JSON line, parsed."""
         status, out, err = run(self.conn, agent_command(self.python, *args), stdin, timeout)
@@ -131,7 +138,6 @@ class ChannelReader:
     def __init__(self, chan: paramiko.Channel, timeout: float) -> None:
         self._chan = chan
         self._chan.settimeout(timeout)
-        self.count = 0
 
     def read(self, size: int = -1) -> bytes:
         parts = bytearray()
@@ -141,11 +147,10 @@ class ChannelReader:
                 data = self._chan.recv(want)
             except LINK_ERRORS as exc:
                 raise LinkLost(f"the connection broke while receiving: "
-                                  f"{exc or 'closed'}") from exc
+                               f"{exc or 'closed'}") from exc
             if not data:
                 break
             parts += data
-        self.count += len(parts)
         return bytes(parts)
 
 

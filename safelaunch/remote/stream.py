@@ -40,7 +40,6 @@ class Follower:
     reconnect_timeout: float
     attach_hint: str
     offset: int = 0
-    reconnects: int = 0
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     _pending: bytes = field(default=b"", repr=False)
@@ -122,7 +121,6 @@ class Follower:
                          left=f"the job goes on there, reattach with: {self.attach_hint}",
                          clock=self.clock, sleep=self.sleep)
         self.agent = Agent(conn, self.agent.python)
-        self.reconnects += 1
 
 
 def reconnect(connect: Callable[[float], SshConnection], name: str, timeout: float,

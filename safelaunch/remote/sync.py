@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import paramiko
 import pathspec
 
 from safelaunch.errors import StartError, UsageError
-from safelaunch.remote.calls import Agent, ChannelWriter, drain
+from safelaunch.remote.calls import Agent, ChannelWriter
 
 ALWAYS_SKIPPED = (".git/", "safelaunch_runs/", ".safelaunch/", "__pycache__/", "*.pyc")
 GITIGNORE = ".gitignore"
@@ -165,8 +166,7 @@ def _send(agent: Agent, changed: list[LocalFile], remote_dir: str, total: int,
             last[0] = now
             progress(f"{label}: {_size(min(count, total))} of {_size(total)}")
 
-    chan = agent.open("receive", remote_dir)
-    try:
+    def write_tar(chan: paramiko.Channel) -> None:
         writer = ChannelWriter(chan, tick)
         with tarfile.open(fileobj=writer, mode="w|", format=tarfile.PAX_FORMAT) as tar:  # type: ignore[call-overload]
             for item in changed:
@@ -177,11 +177,8 @@ def _send(agent: Agent, changed: list[LocalFile], remote_dir: str, total: int,
                         tar.addfile(info, handle)
                 except OSError as exc:
                     raise StartError(f"cannot read {item.path}: {exc.strerror or exc}") from exc
-        chan.shutdown_write()
-        status, _, err = drain(chan, 600.0, agent.conn.target.name)
-    finally:
-        chan.close()
-    agent.check_status("receive", status, err)
+
+    agent.call("receive", remote_dir, stdin=write_tar, timeout=600.0)
 
 
 def _size(count: int) -> str:
