@@ -167,10 +167,9 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
     nproc = opts.get("nproc") or str(len(gpus or []) or 1)
     run_dir = Path(opts.get("run_dir") or DEFAULT_RUNS_ROOT)
     nnodes = str(opts.get("nnodes") or "1")
-    report = preflight.run_checks(preflight.PreflightInput(
-        nproc=int(nproc) if nproc.isdigit() else None,
-        expect_gpus=nproc == "gpu" or bool(gpus), run_dir=run_dir, gpus=gpus,
-        multi_node=nnodes.split(":")[-1] != "1", master_addr=opts.get("master_addr"),
+    report = preflight.run_checks(preflight.PreflightInput.for_ranks(
+        nproc, gpus, run_dir, multi_node=nnodes.split(":")[-1] != "1",
+        master_addr=opts.get("master_addr"),
         master_port=opts.get("master_port"),
         check_port=opts.get("master_port") is not None and not opts.get("node_rank")))
     if as_json:

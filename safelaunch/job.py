@@ -26,12 +26,9 @@ def torch_version() -> tuple[int, int]:
 
 def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
     cfg = plan.config
-    gpus = gpu.list_gpus()
-    return preflight.PreflightInput(
-        nproc=int(cfg.nproc) if cfg.nproc.isdigit() else None,
-        expect_gpus=cfg.nproc == "gpu" or bool(gpus),
-        run_dir=plan.run_dir, multi_node=not cfg.single_node, master_addr=plan.master_addr,
-        master_port=plan.master_port, check_port=False, gpus=gpus)
+    return preflight.PreflightInput.for_ranks(
+        cfg.nproc, gpu.list_gpus(), plan.run_dir, multi_node=not cfg.single_node,
+        master_addr=plan.master_addr, master_port=plan.master_port, check_port=False)
 
 
 def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:

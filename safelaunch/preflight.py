@@ -75,6 +75,17 @@ class PreflightInput:
     gpus: list[gpu.Gpu] | None = None
     """What nvidia-smi listed, when the caller already asked it (None: ask it here)."""
 
+    @classmethod
+    def for_ranks(cls, nproc: str, gpus: list[gpu.Gpu] | None, run_dir: Path, *,
+                  multi_node: bool, master_addr: str | None, master_port: int | None,
+                  check_port: bool) -> PreflightInput:
+        """The checks for ``--nproc`` ranks (a number, or torchrun's auto/gpu/cpu) on a
+        machine whose GPUs nvidia-smi listed as ``gpus``."""
+        return cls(nproc=int(nproc) if nproc.isdigit() else None,
+                   expect_gpus=nproc == "gpu" or bool(gpus), run_dir=run_dir,
+                   multi_node=multi_node, master_addr=master_addr, master_port=master_port,
+                   check_port=check_port, gpus=gpus)
+
 
 @dataclass
 class PreflightReport:
