@@ -264,7 +264,7 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 @click.option("--remote-python", default="auto", show_default=True,
               help="The remote Python that has torch; auto tries python3, then "
                    "/venv/main/bin/python, /opt/conda/bin/python and other usual places.")
-@click.option("--sync", "sync_dir", type=click.Path(file_okay=False), default=".",
+@click.option("--sync", "sync_dir", type=click.Path(exists=True, file_okay=False), default=".",
               show_default=True, help="Directory to upload (unchanged files are not sent).")
 @click.option("--no-sync", is_flag=True, help="Upload nothing; the code is already there.")
 @click.option("--exclude", multiple=True, metavar="PATTERN",

@@ -339,6 +339,7 @@ def test_vast_instance_whose_ssh_comes_up_after_running(remote, server, tmp_path
     (("-e", "NOEQUALS", "count.py"), "expected KEY=VALUE"),
     (("--stop-after", "count.py"), "need --vast-instance"),
     (("--tail", "3", "count.py"), "--tail goes with --attach"),
+    (("--sync", "/nonexistent/dir", "count.py"), "does not exist"),
 ])
 def test_bad_input_is_one_line_and_exit_2(remote, args, message):
     proc = subprocess.run(safelaunch_cmd("remote", "--host", remote.host, *args),
