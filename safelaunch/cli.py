@@ -19,8 +19,14 @@ from typing import Any
 
 import click
 
-from safelaunch import __version__, options
-from safelaunch.config import RunConfig, find_config_file, load_config_file, option_key
+from safelaunch import __version__, exit_codes, options
+from safelaunch.config import (
+    RunConfig,
+    find_config_file,
+    load_config_file,
+    option_key,
+    resolve_grace_period,
+)
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
 
@@ -51,11 +57,12 @@ def cli() -> None:
     """safelaunch: a torchrun-compatible launcher that never lets a run die silently."""
 
 
-@cli.command("run", context_settings={"allow_interspersed_args": False})
+@cli.command("run", cls=options.AbbreviatingCommand,
+             context_settings={"allow_interspersed_args": False})
 @click.option("--config", "config", envvar="SAFELAUNCH_CONFIG", is_eager=True,
               callback=_load_config, default=None,
               help="YAML file of option defaults [default: ./safelaunch.yaml if present].")
-@options.apply(options.run_options + options.ignored_options)
+@options.apply(options.run_options)
 @click.argument("script")
 @click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
@@ -70,11 +77,10 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     from safelaunch.report import render_summary
     from safelaunch.supervisor.result import RunStatus
 
-    ignored = [f"--{dest.replace('_', '-')}" for _, dest in options.IGNORED_TORCHRUN_OPTIONS
-               if opts.pop(dest, None) is not None]
+    opts["grace_period"] = resolve_grace_period(opts["grace_period"], opts["shutdown_timeout"],
+                                                os.environ)
     run_config = RunConfig(script=script, script_args=tuple(script_args),
-                           config_file=ctx.meta.get("safelaunch.config_file"),
-                           ignored_torchrun_options=ignored, **opts)
+                           config_file=ctx.meta.get("safelaunch.config_file"), **opts)
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
                       short_id=secrets.token_hex(3), cwd=Path.cwd())
     console = Console()
@@ -245,7 +251,8 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
         raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
 
 
-@cli.command("remote", context_settings={"allow_interspersed_args": False})
+@cli.command("remote", cls=options.AbbreviatingCommand,
+             context_settings={"allow_interspersed_args": False})
 @click.option("--host", default=None, metavar="HOST",
               help="An alias from ~/.ssh/config, or [USER@]HOST[:PORT].")
 @click.option("--vast-instance", type=click.IntRange(min=1), default=None, metavar="ID",
@@ -374,9 +381,13 @@ def main(argv: list[str] | None = None) -> None:
 
 def _crash(exc: BaseException) -> int:
     report = Path(tempfile.gettempdir()) / f"safelaunch-crash-{os.getpid()}.txt"
-    report.write_text("".join(traceback.format_exception(exc)))
-    _error(f"internal error {exc!r}; details in {report}, please report it")
-    return 1
+    try:
+        report.write_text("".join(traceback.format_exception(exc)))
+        where = f"details in {report}"
+    except OSError:
+        where = "no report could be written"
+    _error(f"internal error {exc!r}; {where}, please report it")
+    return exit_codes.INTERNAL
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +21,34 @@ import yaml
 from safelaunch.errors import ConfigError, UsageError
 
 DEFAULT_CONFIG_FILE = "safelaunch.yaml"
-NPROC_WORDS = ("auto", "gpu", "cpu")
+NPROC_WORDS = ("auto", "gpu", "cpu", "xpu")
+SIGNALS_TO_HANDLE = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
+"""torchrun's default --signals-to-handle."""
+DEFAULT_GRACE_PERIOD = 10.0
+TOPOLOGY_FIELDS = ("nproc", "nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
+                   "rdzv_endpoint", "rdzv_conf", "standalone", "local_addr", "monitor_interval",
+                   "role", "virtual_local_rank", "collective_timeout")
+"""The options that say where and how the ranks meet, shared by the job and its minimal test."""
+SHUTDOWN_TIMEOUT_ENV = "TORCH_ELASTIC_SHUTDOWN_TIMEOUT"
 
 
 class NprocType(click.ParamType):  # type: ignore[type-arg]
-    """A positive process count, or torchrun's ``auto``/``gpu``/``cpu``."""
+    """A positive process count, or a device word torchrun takes (``auto``, ``gpu``, ``cpu``,
+    ``xpu``, or the name of a PrivateUse1 backend); torch itself decides whether the device
+    exists."""
 
-    name = "N|auto|gpu|cpu"
+    name = "N|auto|gpu|cpu|xpu"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value).strip().lower()
-        if text in NPROC_WORDS:
+        text = str(value).strip()
+        if isinstance(value, bool):
+            self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got "
+                      f"{value!r}", param, ctx)
+        if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64):
             return text
         if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
-            self.fail(f"must be a positive integer or one of auto, gpu, cpu, got {value!r}",
-                      param, ctx)
+            self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got "
+                      f"{value!r}", param, ctx)
         return str(int(text))
 
 
@@ -124,9 +137,23 @@ class RunConfig:
     monitor_interval: float = 0.1
     local_addr: str | None = None
     role: str = "default"
+    run_path: bool = False
+    start_method: str = "spawn"
+    event_log_handler: str = "null"
+    log_dir: str | None = None
+    redirects: str = "0"
+    tee: str = "0"
+    local_ranks_filter: str = ""
+    duplicate_stdout_filters: str = ""
+    duplicate_stderr_filters: str = ""
+    logs_specs: str | None = None
+    numa_binding: str | None = None
+    signals_to_handle: str = SIGNALS_TO_HANDLE
+    shutdown_timeout: int | None = None
+    virtual_local_rank: bool = False
     run_dir: str | None = None
     console_ranks: frozenset[int] | None = None
-    grace_period: float = 10.0
+    grace_period: float = DEFAULT_GRACE_PERIOD
     hang_timeout: float | str = "auto"
     startup_timeout: float = 900.0
     collective_timeout: float | None = None
@@ -142,10 +169,9 @@ class RunConfig:
     deadline_s: float | None = None
     """Stop the job after this many seconds (the minimal test's --timeout); not an option."""
     config_file: str | None = None
-    ignored_torchrun_options: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.module and self.no_python:
+        if self.module and self.no_python and not self.run_path:
             raise UsageError("--module and --no-python cannot be used together")
         if self.standalone and self.max_nodes > 1:
             raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
@@ -169,6 +195,14 @@ class RunConfig:
             raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
 
     @property
+    def torch_logs(self) -> bool:
+        """Whether torchrun's own log files (--log-dir layout) or console filters are asked
+        for, on top of the run directory."""
+        return bool(self.log_dir or self.logs_specs or self.redirects != "0" or self.tee != "0"
+                    or self.local_ranks_filter or self.duplicate_stdout_filters
+                    or self.duplicate_stderr_filters)
+
+    @property
     def min_nodes(self) -> int:
         return int(self.nnodes.split(":")[0])
 
@@ -186,6 +220,27 @@ class RunConfig:
             "all" if self.console_ranks is None else sorted(self.console_ranks)
         )
         return data
+
+
+def resolve_grace_period(grace_period: float | None, shutdown_timeout: int | None,
+                         environ: Mapping[str, str]) -> float:
+    """``--grace-period``, else torchrun's ``--shutdown-timeout``, else its environment
+    variable, else safelaunch's default: one number for SIGTERM -> SIGKILL."""
+    if grace_period is not None:
+        return grace_period
+    if shutdown_timeout is not None:
+        return float(shutdown_timeout)
+    text = environ.get(SHUTDOWN_TIMEOUT_ENV, "").strip()
+    try:
+        value = float(text) if text else None
+    except ValueError:
+        raise UsageError(f"{SHUTDOWN_TIMEOUT_ENV} must be a number of seconds, got "
+                         f"{text[:40]!r}") from None
+    if value is None:
+        return DEFAULT_GRACE_PERIOD
+    if not 0 <= value < 1e7:
+        raise UsageError(f"{SHUTDOWN_TIMEOUT_ENV} must be >= 0 seconds, got {text[:40]!r}")
+    return value
 
 
 def option_key(name: str) -> str:

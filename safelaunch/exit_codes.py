@@ -14,6 +14,8 @@ HANG = 124
 START_FAILED = 125
 NOT_EXECUTABLE = 126
 NOT_FOUND = 127
+INTERNAL = 70
+"""A bug of safelaunch's own (EX_SOFTWARE of sysexits.h), never a rank's exit code 1."""
 SIGNAL_BASE = 128
 
 EXIT_CODE_TABLE: list[tuple[str, str]] = [
@@ -22,6 +24,7 @@ EXIT_CODE_TABLE: list[tuple[str, str]] = [
     ("128+S", "the root-cause rank died from signal S: 134 SIGABRT, 137 SIGKILL (often the "
               "kernel OOM killer), 139 SIGSEGV"),
     ("2", "usage or configuration error (bad option, config file, run directory)"),
+    ("70", "internal error of safelaunch itself (a bug: the message names a report file)"),
     ("124", "safelaunch detected a hang and stopped the job"),
     ("125", "safelaunch could not start the job (port in use, rendezvous failed, pre-flight)"),
     ("126", "the script or program is not executable"),

@@ -13,7 +13,13 @@ from typing import Any, TypeVar
 
 import click
 
-from safelaunch.config import HangTimeoutType, NnodesType, NprocType, RankSetType
+from safelaunch.config import (
+    SIGNALS_TO_HANDLE,
+    HangTimeoutType,
+    NnodesType,
+    NprocType,
+    RankSetType,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,27 +56,22 @@ class Option(click.Option):
 
 
 _RUN_KWARGS: dict[str, dict[str, Any]] = {}
+TORCHRUN_DESTS: list[str] = []
+"""Options that are torchrun's own (same name, same meaning, ``PET_*`` where torchrun has it)."""
 
 
-def option(*names: str, dest: str, torchrun: str | None = None, **kwargs: Any) -> Callable[[F], F]:
-    """A click option with both spellings and its environment variables."""
-    _RUN_KWARGS.setdefault(dest, {"torchrun": torchrun, **kwargs})
-    envvars = [f"SAFELAUNCH_{dest.upper()}"]
+def option(*names: str, dest: str, torchrun: str | None = None, pet: bool = True,
+           **kwargs: Any) -> Callable[[F], F]:
+    """A click option with both spellings and its environment variables (``PET_<NAME>`` where
+    torchrun reads one for it: ``pet=False`` for the few it does not)."""
+    _RUN_KWARGS.setdefault(dest, {"torchrun": torchrun, "pet": pet, **kwargs})
     if torchrun:
+        TORCHRUN_DESTS.append(dest)
+    envvars = [f"SAFELAUNCH_{dest.upper()}"]
+    if torchrun and pet:
         envvars.append(f"PET_{torchrun.upper()}")
     return click.option(*_spellings(names), dest, cls=Option, envvar=envvars, **kwargs)
 
-
-# Torchrun options that safelaunch accepts so existing command lines keep working, but that
-# have no effect: every rank's output always goes to its own file in the run directory.
-IGNORED_TORCHRUN_OPTIONS: list[tuple[tuple[str, ...], str]] = [
-    (("--log-dir",), "log_dir"),
-    (("-r", "--redirects"), "redirects"),
-    (("-t", "--tee"), "tee"),
-    (("--local-ranks-filter",), "local_ranks_filter"),
-    (("--start-method",), "start_method"),
-    (("--logs-specs",), "logs_specs"),
-]
 
 run_options: list[Callable[[F], F]] = [
     option("--nproc", "--nproc-per-node", dest="nproc", torchrun="nproc_per_node",
@@ -105,7 +106,49 @@ run_options: list[Callable[[F], F]] = [
            help="Run SCRIPT as a Python module, like python -m."),
     option("--no-python", dest="no_python", torchrun="no_python", is_flag=True, default=False,
            help="Run SCRIPT as a program, without the Python interpreter."),
-    option("--role", dest="role", torchrun="role", type=str, default="default", hidden=True),
+    option("--role", dest="role", torchrun="role", type=str, default="default",
+           show_default=True, help="Name of the workers' role (ROLE_NAME)."),
+    option("--run-path", dest="run_path", torchrun="run_path", is_flag=True, default=False,
+           help="Run SCRIPT with runpy.run_path in the worker's interpreter (torchrun's "
+                "--run-path)."),
+    option("--start-method", dest="start_method", torchrun="start_method", type=str,
+           default="spawn", show_default=True,
+           help="How workers of --run-path start: spawn, fork or forkserver."),
+    option("--event-log-handler", dest="event_log_handler", torchrun="event_log_handler",
+           type=str, default="null", show_default=True,
+           help="Registered torch elastic event handler for the launcher's events."),
+    option("--log-dir", dest="log_dir", torchrun="log_dir", type=str, default=None,
+           help="Also write torchrun's log layout: DIR/<run id>_*/attempt_N/<local rank>/ "
+                "(files for the streams of -r/-t, error.json)."),
+    option("-r", "--redirects", dest="redirects", torchrun="redirects", type=str, default="0",
+           help="Streams sent to --log-dir files instead of the console: 0 none, 1 stdout, "
+                "2 stderr, 3 both, or per local rank 0:1,1:2 (run directory keeps all)."),
+    option("-t", "--tee", dest="tee", torchrun="tee", type=str, default="0",
+           help="Streams written to --log-dir files and shown on the console (as -r)."),
+    option("--local-ranks-filter", dest="local_ranks_filter", torchrun="local_ranks_filter",
+           type=str, default="", help="Local ranks shown on the console, e.g. 0,1 (files keep "
+                                      "every rank)."),
+    option("--duplicate-stdout-filters", dest="duplicate_stdout_filters",
+           torchrun="duplicate_stdout_filters", type=str, default="",
+           help="Copy tee'd stdout lines that contain any of these comma-separated strings to "
+                "--log-dir's filtered_stdout.log."),
+    option("--duplicate-stderr-filters", dest="duplicate_stderr_filters",
+           torchrun="duplicate_stderr_filters", type=str, default="",
+           help="The same for stderr (filtered_stderr.log)."),
+    option("--logs-specs", dest="logs_specs", torchrun="logs_specs", pet=False, type=str,
+           default=None, help="A torchrun.logs_specs entry point deciding --log-dir's files."),
+    option("--numa-binding", dest="numa_binding", torchrun="numa_binding", pet=False, type=str,
+           default=None, help="Bind workers to CPUs near their GPU: node, socket, exclusive, "
+                              "core-complex."),
+    option("--signals-to-handle", dest="signals_to_handle", torchrun="signals_to_handle",
+           type=str, default=SIGNALS_TO_HANDLE, show_default=True,
+           help="Signals that stop the job and are passed on to the ranks."),
+    option("--shutdown-timeout", dest="shutdown_timeout", torchrun="shutdown_timeout",
+           type=click.IntRange(min=0), default=None,
+           help="torchrun's name for --grace-period: seconds between SIGTERM and SIGKILL."),
+    option("--virtual-local-rank", dest="virtual_local_rank", torchrun="virtual_local_rank",
+           is_flag=True, default=False,
+           help="LOCAL_RANK=0 in every worker, each seeing only its own GPU as device 0."),
     option("--local-addr", dest="local_addr", torchrun="local_addr", type=str, default=None,
            help="Address of this node as the other nodes see it."),
     option("--run-dir", dest="run_dir", type=click.Path(file_okay=False), default=None,
@@ -113,8 +156,9 @@ run_options: list[Callable[[F], F]] = [
                 "[default: ./safelaunch_runs/<UTC time>-<id>]."),
     option("--console-ranks", dest="console_ranks", type=RankSetType(), default="all",
            show_default=True, help="Ranks shown on the console, e.g. 0,3 (files keep all)."),
-    option("--grace-period", dest="grace_period", type=click.FloatRange(min=0), default=10.0,
-           show_default=True, help="Seconds between SIGTERM and SIGKILL when stopping ranks."),
+    option("--grace-period", dest="grace_period", type=click.FloatRange(min=0), default=None,
+           help="Seconds between SIGTERM and SIGKILL when stopping ranks  [default: "
+                "--shutdown-timeout, else TORCH_ELASTIC_SHUTDOWN_TIMEOUT, else 10]."),
     option("--hang-timeout", dest="hang_timeout", type=HangTimeoutType(), default="auto",
            show_default=True,
            help="Seconds without progress that make a hang; auto learns it from the step "
@@ -151,12 +195,6 @@ run_options: list[Callable[[F], F]] = [
     option("--fallback-gloo", dest="fallback_gloo", is_flag=True, default=False,
            help="If only gloo passes the minimal test, train with DDP_BACKEND=gloo."),
 ]
-
-ignored_options: list[Callable[[F], F]] = [
-    option(*names, dest=dest, torchrun=dest, type=str, default=None, hidden=True)
-    for names, dest in IGNORED_TORCHRUN_OPTIONS
-]
-
 
 def apply(options: list[Callable[[F], F]]) -> Callable[[F], F]:
     """Decorate a command with a list of options, in the order they are listed."""
@@ -219,3 +257,57 @@ def _as_text(value: Any) -> str:
     if isinstance(value, frozenset):
         return ",".join(str(v) for v in sorted(value))
     return str(value)
+
+
+class AbbreviatingCommand(click.Command):
+    """Long options may be shortened to any unambiguous prefix, as torchrun's argparse parser
+    takes them (``--stand``, ``--nnode``, ``--redirect=3``).  A prefix that torchrun's own
+    options resolve keeps torchrun's meaning even if a safelaunch option shares it; parsing
+    stops at the first argument that is not an option (SCRIPT) or at ``--``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, expand_abbreviations(args, self.params))
+
+
+def expand_abbreviations(args: list[str], params: list[click.Parameter]) -> list[str]:
+    owners: dict[str, click.Option] = {}
+    for declared in params:
+        if isinstance(declared, click.Option):
+            for name in (*declared.opts, *declared.secondary_opts):
+                owners[name] = declared
+    out = list(args)
+    i = 0
+    while i < len(out):
+        token = out[i]
+        if token == "--" or not token.startswith("-") or token == "-":
+            break
+        name, eq, value = token.partition("=")
+        param: click.Option | None = owners.get(name)
+        if param is None and name.startswith("--"):
+            param, full = _resolve_prefix(name, owners)
+            if param is not None:
+                out[i] = full + eq + value
+        if param is None and not name.startswith("--") and len(name) > 2:
+            param = owners.get(name[:2])  # -r3: a short option with its value attached
+            eq = "=" if param is not None and not param.is_flag else eq
+        i += 1
+        if param is not None and not param.is_flag and not param.count and not eq:
+            i += 1  # its value, whatever it looks like
+    return out
+
+
+def _resolve_prefix(prefix: str, owners: dict[str, click.Option]) -> tuple[click.Option | None,
+                                                                            str]:
+    matches = {name: param for name, param in owners.items() if name.startswith(prefix)}
+    if not matches:
+        return None, prefix
+    for pool in ({n: p for n, p in matches.items() if p.name in TORCHRUN_DESTS}, matches):
+        chosen = {id(p): (p, n) for n, p in sorted(pool.items())}
+        if len(chosen) == 1:
+            param, full = next(iter(chosen.values()))
+            # a boolean pair: the prefix names one side of it (--no-pre -> --no-preflight)
+            return param, full
+        if len(chosen) > 1:
+            names = ", ".join(sorted(pool))
+            raise click.UsageError(f"ambiguous option: {prefix} could match {names}")
+    return None, prefix

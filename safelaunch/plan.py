@@ -1,8 +1,8 @@
 """From a ``RunConfig`` to a ``LaunchPlan``: what exactly will be started, and where.
 
-``build_plan`` is pure: the clock, the run id and the free-port finder are passed in, so the
-planning rules (which port, which run directory, which torchrun arguments) are unit-tested
-without starting anything.  ``check_entrypoint`` is the one place that looks at the disk, to
+``build_plan`` is pure: the clock and the run id are passed in, so the planning rules (which
+rendezvous, which run directory, which torchrun arguments) are unit-tested without starting
+anything.  ``check_entrypoint`` is the one place that looks at the disk, to
 turn a missing or non-executable script into exit codes 127 and 126 before any rank starts.
 """
 
@@ -15,7 +15,6 @@ import re
 import shutil
 import socket
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +25,7 @@ from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
 DEFAULT_RUNS_ROOT = "safelaunch_runs"
 DEFAULT_MASTER_ADDR = "127.0.0.1"
 TORCHRUN_DEFAULT_PORT = 29500
+LOCAL_STORE_ENDPOINT = "localhost:0"
 
 
 @dataclass(frozen=True)
@@ -39,14 +39,15 @@ class LaunchPlan:
     """Parent of default run directories, where the ``latest`` link lives; None for --run-dir."""
     torchrun_argv: list[str]
     master_addr: str | None
+    """Static rendezvous only: the address of node 0's store (None with c10d)."""
     master_port: int | None
-    port_was_picked: bool
+    local_store: bool
+    """A c10d store on a free port of this machine, as ``torchrun --standalone`` opens."""
 
     @property
     def hosts_store(self) -> bool:
         """Whether this node opens the static rendezvous store on ``master_port``."""
-        cfg = self.config
-        return cfg.rdzv_backend == "static" and not cfg.standalone and cfg.node_rank == 0
+        return self.master_port is not None and self.config.node_rank == 0
 
 
 RUN_ID_PATTERN = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
@@ -80,7 +81,6 @@ def build_plan(
     now: datetime,
     short_id: str,
     cwd: Path,
-    free_port: Callable[[], int] = find_free_port,
 ) -> LaunchPlan:
     run_id = make_run_id(now, short_id)
     if config.run_dir:
@@ -91,15 +91,17 @@ def build_plan(
         runs_root = cwd / DEFAULT_RUNS_ROOT
         run_dir = runs_root / run_id
 
-    master_addr, master_port, picked = config.master_addr, config.master_port, False
-    uses_master = config.rdzv_backend == "static" and not config.standalone
-    if uses_master:
-        master_addr = master_addr or DEFAULT_MASTER_ADDR
-        if master_port is None:
-            if config.single_node and not config.rdzv_endpoint:
-                master_port, picked = free_port(), True
-            else:
-                master_port = TORCHRUN_DEFAULT_PORT
+    backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id
+    local_store = uses_local_store(config)
+    if local_store:
+        # What torchrun's run() does (torch >= 2.8 also without --standalone): a c10d store
+        # on a free port of this machine, the port chosen by the kernel, so no two jobs clash.
+        backend, endpoint, rdzv_id = "c10d", LOCAL_STORE_ENDPOINT, run_id
+    uses_master = backend == "static"
+    master_addr = (config.master_addr or DEFAULT_MASTER_ADDR) if uses_master else None
+    master_port = config.master_port
+    if uses_master and master_port is None:
+        master_port = TORCHRUN_DEFAULT_PORT
 
     argv = [
         f"--nnodes={config.nnodes}",
@@ -107,26 +109,17 @@ def build_plan(
         f"--node-rank={config.node_rank}",
         f"--max-restarts={config.max_restarts}",
         f"--monitor-interval={config.monitor_interval}",
-        f"--rdzv-backend={config.rdzv_backend}",
-        f"--rdzv-id={config.rdzv_id}",
+        f"--rdzv-backend={backend}",
+        f"--rdzv-id={rdzv_id}",
         f"--role={config.role}",
     ]
-    if config.rdzv_endpoint:
-        argv.append(f"--rdzv-endpoint={config.rdzv_endpoint}")
+    if endpoint:
+        argv.append(f"--rdzv-endpoint={endpoint}")
     if config.rdzv_conf:
         argv.append(f"--rdzv-conf={config.rdzv_conf}")
-    if master_addr and uses_master:
-        argv.append(f"--master-addr={master_addr}")
-    if master_port is not None and uses_master:
-        argv.append(f"--master-port={master_port}")
-    if config.standalone:
-        argv.append("--standalone")
-    if config.local_addr:
-        argv.append(f"--local-addr={config.local_addr}")
-    if config.module:
-        argv.append("--module")
-    if config.no_python:
-        argv.append("--no-python")
+    if uses_master:
+        argv += [f"--master-addr={master_addr}", f"--master-port={master_port}"]
+    argv += _passthrough_argv(config)
     # The script's own arguments never pass through torchrun's parser (which would take a
     # script's --nproc for its own); the engine appends them to the rank command untouched.
     argv.append(config.script)
@@ -137,16 +130,41 @@ def build_plan(
         run_dir=run_dir,
         runs_root=runs_root,
         torchrun_argv=argv,
-        master_addr=master_addr if uses_master else None,
+        master_addr=master_addr,
         master_port=master_port if uses_master else None,
-        port_was_picked=picked,
+        local_store=local_store,
     )
+
+
+def uses_local_store(config: RunConfig) -> bool:
+    """torchrun's single-node rule: ``--standalone``, or a static rendezvous on one node with
+    neither an endpoint nor a master port, becomes a c10d store on a free local port."""
+    return config.standalone or (config.rdzv_backend == "static" and config.single_node
+                                 and not config.rdzv_endpoint and config.master_port is None)
+
+
+# torchrun options written back only when set, so a torch without one still runs the rest.
+_FLAGS = ("local_addr", "start_method", "event_log_handler", "log_dir", "redirects", "tee",
+          "local_ranks_filter", "duplicate_stdout_filters", "duplicate_stderr_filters",
+          "logs_specs", "numa_binding", "signals_to_handle", "shutdown_timeout")
+_SWITCHES = ("module", "no_python", "run_path", "virtual_local_rank")
+
+
+def _passthrough_argv(config: RunConfig) -> list[str]:
+    defaults = RunConfig(script="-")
+    argv = []
+    for name in _FLAGS:
+        value = getattr(config, name)
+        if value is not None and value != getattr(defaults, name):
+            argv.append(f"--{name.replace('_', '-')}={value}")
+    argv += [f"--{name.replace('_', '-')}" for name in _SWITCHES if getattr(config, name)]
+    return argv
 
 
 def check_entrypoint(config: RunConfig, cwd: Path) -> None:
     """Raise ``ScriptNotFound`` (127) or ``ScriptNotExecutable`` (126) before launching."""
     script = config.script
-    if config.module:
+    if config.module and not config.run_path:  # --run-path wins, as in torchrun
         search = [str(cwd), *sys.path]
         top = script.split(".")[0]
         missing = importlib.machinery.PathFinder.find_spec(top, search) is None
@@ -154,7 +172,7 @@ def check_entrypoint(config: RunConfig, cwd: Path) -> None:
             raise ScriptNotFound(f"module '{script}' not found (run from the directory that "
                                  f"holds it, or install it)")
         return
-    if config.no_python:
+    if config.no_python and not config.run_path:
         path = Path(script) if os.sep in script else None
         found = str(cwd / path) if path is not None else shutil.which(script)
         if found is None or not os.path.exists(found):

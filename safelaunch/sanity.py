@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch import minimal_test as mt
-from safelaunch.config import RunConfig
+from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
 from safelaunch.console import Console
 from safelaunch.plan import build_plan
 
@@ -110,12 +110,14 @@ def _environ(values: dict[str, str]) -> Iterator[None]:
 
 
 def _test_config(base: RunConfig, run_dir: Path, timeout: float, label: str) -> RunConfig:
-    return dataclasses.replace(
-        base, script="safelaunch.minimal_test", script_args=(), module=True, no_python=False,
-        run_dir=str(run_dir), console_ranks=frozenset(), hang_timeout=timeout,
-        startup_timeout=timeout, status_interval=0.0, max_restarts=0, grace_period=2.0,
-        rdzv_id=f"{base.rdzv_id}-minimal-test-{label}", deadline_s=timeout + 10,
-        ignored_torchrun_options=[], stack_dump="auto")
+    """The job's topology and nothing else of its options: what the job runs (its module,
+    --no-python, --run-path) and where its output goes (--log-dir, -r, -t) are its own."""
+    topology = {name: getattr(base, name) for name in TOPOLOGY_FIELDS}
+    return RunConfig(
+        **topology, script="safelaunch.minimal_test", module=True, run_dir=str(run_dir),
+        console_ranks=frozenset(), hang_timeout=timeout, startup_timeout=timeout,
+        status_interval=0.0, grace_period=2.0, rdzv_id=f"{base.rdzv_id}-minimal-test-{label}",
+        deadline_s=timeout + 10, preflight=False, minimal_test=False, debug_level="off")
 
 
 def _first_failure(ranks: dict[int, dict[str, Any]], world: int | None) -> str | None:

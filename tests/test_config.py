@@ -8,7 +8,13 @@ import click
 import pytest
 
 from safelaunch.cli import run_command
-from safelaunch.config import NnodesType, NprocType, RankSetType, RunConfig
+from safelaunch.config import (
+    NnodesType,
+    NprocType,
+    RankSetType,
+    RunConfig,
+    resolve_grace_period,
+)
 from safelaunch.errors import ConfigError, UsageError
 
 
@@ -19,8 +25,11 @@ def _params(args: list[str]) -> dict[str, object]:
 
 def test_nproc_type():
     conv = NprocType().convert
-    assert conv("4", None, None) == "4" and conv("AUTO", None, None) == "auto"
-    for bad in ("0", "-2", "x", "2.5", True):
+    assert conv("4", None, None) == "4" and conv("auto", None, None) == "auto"
+    # device words go to torch as written: it knows xpu and PrivateUse1 backends (and
+    # refuses AUTO, as torchrun does)
+    assert conv("xpu", None, None) == "xpu" and conv("AUTO", None, None) == "AUTO"
+    for bad in ("0", "-2", "2.5", "a b", "", True):
         with pytest.raises(click.BadParameter):
             conv(bad, None, None)
 
@@ -47,7 +56,7 @@ def test_both_spellings_and_torchrun_env(monkeypatch):
 
 def test_precedence_cli_env_file_default(tmp_path: Path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert _params([])["grace_period"] == 10.0
+    assert _params([])["grace_period"] is None  # resolved with --shutdown-timeout below
     (tmp_path / "safelaunch.yaml").write_text("grace-period: 3\nnproc: 2\nconsole_ranks: [0]\n")
     params = _params([])
     assert params["grace_period"] == 3.0 and params["nproc"] == "2"
@@ -56,6 +65,16 @@ def test_precedence_cli_env_file_default(tmp_path: Path, monkeypatch):
     assert _params([])["grace_period"] == 4.0
     assert _params(["--grace-period", "5"])["grace_period"] == 5.0
     assert _params(["--grace-period", "5"])["nproc"] == "2"
+
+
+def test_grace_period_falls_back_to_torchruns_shutdown_timeout():
+    assert resolve_grace_period(None, None, {}) == 10.0
+    assert resolve_grace_period(None, None, {"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "7"}) == 7.0
+    assert resolve_grace_period(None, 5, {"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "7"}) == 5.0
+    assert resolve_grace_period(2.0, 5, {"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": "7"}) == 2.0
+    for bad in ("x", "-1", "nan", "inf"):
+        with pytest.raises(UsageError, match="TORCH_ELASTIC_SHUTDOWN_TIMEOUT"):
+            resolve_grace_period(None, None, {"TORCH_ELASTIC_SHUTDOWN_TIMEOUT": bad})
 
 
 def test_explicit_config_file(tmp_path: Path):

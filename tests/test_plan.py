@@ -16,22 +16,28 @@ NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 
 def _plan(**kw):
     return build_plan(RunConfig(script="train.py", **kw), now=NOW, short_id="abc123",
-                      cwd=Path("/w"), free_port=lambda: 41234)
+                      cwd=Path("/w"))
 
 
-def test_single_node_picks_a_free_port():
+def test_single_node_gets_a_local_store_on_a_free_port_as_in_torchrun():
+    # torchrun's run(): one node, static, no endpoint and no port -> c10d on localhost:0
     plan = _plan(nproc="2")
-    assert plan.master_port == 41234 and plan.port_was_picked
-    assert "--master-port=41234" in plan.torchrun_argv
+    assert plan.local_store and plan.master_port is None and plan.master_addr is None
+    assert "--rdzv-backend=c10d" in plan.torchrun_argv
+    assert "--rdzv-endpoint=localhost:0" in plan.torchrun_argv
+    assert f"--rdzv-id={plan.run_id}" in plan.torchrun_argv
+    assert not any(a.startswith("--master") for a in plan.torchrun_argv)
     assert plan.run_dir == Path("/w/safelaunch_runs/20260102T030405Z-abc123")
     assert plan.runs_root == Path("/w/safelaunch_runs")
     assert plan.torchrun_argv[-1] == "train.py"
 
 
 def test_explicit_port_and_multi_node_default():
-    assert _plan(master_port=29555).master_port == 29555
+    plan = _plan(master_port=29555)
+    assert plan.master_port == 29555 and not plan.local_store and plan.hosts_store
+    assert "--rdzv-backend=static" in plan.torchrun_argv
     plan = _plan(nnodes="2", master_addr="10.0.0.1", node_rank=1)
-    assert plan.master_port == 29500 and not plan.port_was_picked
+    assert plan.master_port == 29500 and not plan.local_store
     assert "--master-addr=10.0.0.1" in plan.torchrun_argv and not plan.hosts_store
 
 
@@ -39,8 +45,22 @@ def test_rendezvous_and_standalone_leave_ports_to_torch():
     plan = _plan(rdzv_backend="c10d", rdzv_endpoint="host:29400", nnodes="1:2")
     assert plan.master_port is None
     assert "--rdzv-endpoint=host:29400" in plan.torchrun_argv
-    plan = _plan(standalone=True)
-    assert plan.master_port is None and "--standalone" in plan.torchrun_argv
+    plan = _plan(standalone=True, master_port=1234, rdzv_endpoint="x:1", rdzv_id="mine")
+    # --standalone overrides the rendezvous settings, as torchrun documents
+    assert plan.master_port is None and plan.local_store
+    assert "--rdzv-endpoint=localhost:0" in plan.torchrun_argv
+    assert "--rdzv-id=mine" not in plan.torchrun_argv
+
+
+def test_torchrun_only_options_are_written_back_only_when_set():
+    plain = _plan().torchrun_argv
+    assert not any(a.startswith(("--log-dir", "--tee", "--signals", "--run-path"))
+                   for a in plain)
+    argv = _plan(log_dir="logs", tee="3", run_path=True, signals_to_handle="SIGUSR1",
+                 shutdown_timeout=5, numa_binding="node").torchrun_argv
+    for expected in ("--log-dir=logs", "--tee=3", "--run-path", "--signals-to-handle=SIGUSR1",
+                     "--shutdown-timeout=5", "--numa-binding=node"):
+        assert expected in argv
 
 
 def test_explicit_run_dir():
@@ -53,7 +73,7 @@ def test_explicit_run_dir():
 
 def test_script_args_stay_out_of_torchrun_argv():
     plan = build_plan(RunConfig(script="t.py", script_args=("--nproc", "9")), now=NOW,
-                      short_id="x", cwd=Path("/w"), free_port=lambda: 1)
+                      short_id="x", cwd=Path("/w"))
     assert "--nproc" not in plan.torchrun_argv
 
 

@@ -14,20 +14,23 @@ specs send each rank's stdout and stderr into safelaunch's collector instead of 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import inspect
 import io
 import logging
 import logging.handlers
+import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from string import Template
 from types import FrameType
 from typing import Any, Protocol
 
-from torch.distributed.elastic import metrics
+from torch.distributed.elastic import events, metrics
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerSpec, WorkerState
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs
@@ -35,21 +38,25 @@ from torch.distributed.elastic.multiprocessing.api import SignalException as Sig
 from torch.distributed.elastic.rendezvous import RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 from torch.distributed.launcher.api import LaunchConfig
-from torch.distributed.run import config_from_args, get_args_parser
+from torch.distributed.run import config_from_args, determine_local_world_size, get_args_parser
 
 from safelaunch.errors import StartError, UsageError
+from safelaunch.supervisor.logs import RankRoutes, StreamRoute
 from safelaunch.supervisor.signals import handlers_installed
 
 ENGINE_LOGGER = "torch.distributed"
+SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"
 
 
 class Supervision(Protocol):
     """What the engine asks of the supervisor."""
 
-    def rank_streams(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
-        """FIFO paths for the rank's stdout and stderr."""
+    def rank_streams(self, attempt: int, global_rank: int, local_rank: int,
+                     routes: RankRoutes | None = None) -> tuple[str, str]:
+        """FIFO paths for the rank's stdout and stderr; ``routes``: where else they go."""
 
-    def rank_env(self, attempt: int, global_rank: int) -> dict[str, str]:
+    def rank_env(self, attempt: int, global_rank: int,
+                 error_file: str | None = None) -> dict[str, str]:
         """Extra environment for one rank (the job marker, the error file)."""
 
     def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
@@ -72,27 +79,70 @@ class EngineResult:
 
 
 class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
-    def __init__(self, supervision: Supervision, run_dir: Path) -> None:
+    """Every rank stream goes into safelaunch's collector.  When the user asked for torchrun's
+    own log files (``--log-dir``, ``-r``, ``-t``, ``--local-ranks-filter``, ``--logs-specs``,
+    filters), torchrun's logs specs (``user``) still decide their paths, which streams reach
+    the console and where the error reports go; the collector writes those files."""
+
+    def __init__(self, supervision: Supervision, run_dir: Path, user: LogsSpecs | None = None,
+                 *, role: str = "default", prefix_template: str | None = None,
+                 stdout_filters: list[str] | None = None,
+                 stderr_filters: list[str] | None = None) -> None:
         super().__init__(log_dir=str(run_dir))
         self._supervision = supervision
         self._run_dir = run_dir
+        self._user = user
+        self._role = role
+        self._prefix_template = prefix_template
+        self._filters = (tuple(stdout_filters or ()), tuple(stderr_filters or ()))
 
     @property
     def root_log_dir(self) -> str:
-        return str(self._run_dir)
+        return str(self._user.root_log_dir if self._user is not None else self._run_dir)
 
     def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
+        torch_dest = self._user.reify(envs) if self._user is not None else None
         dest = LogsDest()
+        if torch_dest is not None:
+            dest.filtered_stdout = torch_dest.filtered_stdout
+            dest.filtered_stderr = torch_dest.filtered_stderr
         for local_rank, env in envs.items():
             attempt = int(env.get("TORCHELASTIC_RESTART_COUNT", "0"))
             global_rank = int(env["RANK"])
-            out, err = self._supervision.rank_streams(attempt, global_rank, local_rank)
+            routes = self._routes(torch_dest, local_rank, global_rank)
+            out, err = self._supervision.rank_streams(attempt, global_rank, local_rank, routes)
             dest.stdouts[local_rank] = out
             dest.stderrs[local_rank] = err
-            extra = self._supervision.rank_env(attempt, global_rank)
+            error_file = None
+            if torch_dest is not None and torch_dest.error_files.get(local_rank) != os.devnull:
+                error_file = torch_dest.error_files.get(local_rank) or None
+            extra = self._supervision.rank_env(attempt, global_rank, error_file)
             env.update(extra)
             dest.error_files[local_rank] = extra.get("TORCHELASTIC_ERROR_FILE", "")
         return dest
+
+    def _routes(self, torch_dest: LogsDest | None, local_rank: int,
+                global_rank: int) -> RankRoutes | None:
+        prefix = None
+        if self._prefix_template:
+            prefix = Template(self._prefix_template).safe_substitute(
+                role_name=self._role, rank=global_rank, local_rank=local_rank)
+        if torch_dest is None:
+            return None if prefix is None else RankRoutes(prefix=prefix)
+        streams = []
+        for files, tees, needles in ((torch_dest.stdouts, torch_dest.tee_stdouts,
+                                      self._filters[0]),
+                                     (torch_dest.stderrs, torch_dest.tee_stderrs,
+                                      self._filters[1])):
+            path = files.get(local_rank, "")
+            teed = local_rank in tees
+            filtered = torch_dest.filtered_stdout if files is torch_dest.stdouts \
+                else torch_dest.filtered_stderr
+            streams.append(StreamRoute(
+                console=path == "" or teed, copy_to=path or None,
+                filtered_to=filtered if teed and needles else None, needles=needles))
+        return RankRoutes(out=streams[0], err=streams[1], prefix=prefix,
+                          filter_prefix=prefix or f"[{self._role}{local_rank}]:")
 
     def __repr__(self) -> str:
         return f"SupervisedLogsSpecs(run_dir={self._run_dir})"
@@ -185,23 +235,61 @@ class EngineLogs:
         self._logger.addHandler(handler)
 
 
+def torchrun_parser() -> argparse.ArgumentParser:
+    """torchrun's own argument parser, built without the ``PET_*`` environment: safelaunch
+    has read those already as its options (and decided what the job and the minimal test
+    get), so they must not set anything a second time behind its back."""
+    saved = {name: os.environ.pop(name) for name in list(os.environ) if name.startswith("PET_")}
+    try:
+        parser: argparse.ArgumentParser = get_args_parser()
+        return parser
+    finally:
+        os.environ.update(saved)
+
+
 def resolve_launch_config(
-    torchrun_argv: list[str], script_args: tuple[str, ...] = ()
-) -> tuple[LaunchConfig, str, list[str]]:
-    """torchrun's own parsing of torchrun's own arguments; the script's come after, as is."""
-    parser = get_args_parser()
+    torchrun_argv: list[str], script_args: tuple[str, ...] = (), *, torch_logs: bool = False
+) -> tuple[LaunchConfig, Callable[..., Any] | str, list[str]]:
+    """torchrun's own parsing of torchrun's own arguments; the script's come after, as is.
+
+    ``torch_logs``: keep the directory torchrun's default logs specs made for its files (the
+    user asked for them); otherwise the empty temporary directory it made is removed."""
+    parser = torchrun_parser()
     try:
         with contextlib.redirect_stderr(io.StringIO()) as err:
             args = parser.parse_args(torchrun_argv)
     except SystemExit as exc:
         lines = err.getvalue().strip().splitlines()
         message = lines[-1].split("error: ", 1)[-1] if lines else "invalid torchrun arguments"
+        if "unrecognized arguments" in message:
+            import torch
+
+            message += f" (not an option of the launcher of torch {torch.__version__})"
         raise UsageError(message) from exc
     try:
+        determine_local_world_size(args.nproc_per_node)
+    except ValueError as exc:
+        raise UsageError(f"--nproc-per-node {args.nproc_per_node}: {exc}") from exc
+    try:
         config, cmd, cmd_args = config_from_args(args)
-    except (ValueError, AssertionError, RuntimeError) as exc:
+    except (ValueError, AssertionError, RuntimeError, OSError) as exc:
         raise UsageError(str(exc) or type(exc).__name__) from exc
+    root = getattr(config.logs_specs, "root_log_dir", None)
+    if not torch_logs and root and os.path.isdir(root):
+        with contextlib.suppress(OSError):
+            os.rmdir(root)
+    if callable(cmd):  # --run-path: torch's run_script_path, with the rank runtime switched on
+        from safelaunch.runtime.run_path import run_script_path
+
+        cmd = run_script_path
     return config, cmd, [*cmd_args, *script_args]
+
+
+def _record_event(agent: SupervisedAgent, succeeded: bool, handler: str) -> None:
+    """The agent's final event, to the ``--event-log-handler`` (torchrun's 'null' by default)."""
+    with contextlib.suppress(Exception):
+        event = agent.get_event_succeeded() if succeeded else agent.get_event_failed()
+        events.record(event, handler)
 
 
 def _accepted(kwargs: dict[str, Any], target: Any) -> dict[str, Any]:
@@ -228,10 +316,25 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
 
 
 def run_engine(
-    config: LaunchConfig, cmd: str, cmd_args: list[str], supervision: Supervision, run_dir: Path
+    config: LaunchConfig, cmd: Callable[..., Any] | str, cmd_args: list[str],
+    supervision: Supervision, run_dir: Path, *, torch_logs: bool = False
 ) -> EngineResult:
-    """Run the job to its end with torch's agent; raise ``StartError`` if it cannot start."""
-    config.logs_specs = SupervisedLogsSpecs(supervision, run_dir)
+    """Run the job to its end with torch's agent; raise ``StartError`` if it cannot start.
+
+    As torchrun's ``launch_agent`` does: the signals to handle are exported (the ranks see
+    them and torch's process context stops the job on them), the events go to the chosen
+    event log handler."""
+    user_logs = config.logs_specs if torch_logs else None
+    if isinstance(user_logs, SupervisedLogsSpecs):  # a restarted attempt of the same config
+        user_logs = user_logs._user
+    config.logs_specs = SupervisedLogsSpecs(
+        supervision, run_dir, user_logs, role=config.role,
+        prefix_template=getattr(config, "log_line_prefix_template", None),
+        stdout_filters=getattr(config, "duplicate_stdout_filters", None),
+        stderr_filters=getattr(config, "duplicate_stderr_filters", None))
+    signals_to_handle = getattr(config, "signals_to_handle", None)
+    if signals_to_handle:
+        os.environ[SIGNALS_TO_HANDLE_ENV] = signals_to_handle
     params = RendezvousParameters(
         backend=config.rdzv_backend, endpoint=config.rdzv_endpoint, run_id=config.run_id,
         min_nodes=config.min_nodes, max_nodes=config.max_nodes, local_addr=config.local_addr,
@@ -262,7 +365,8 @@ def run_engine(
     spec = WorkerSpec(**_accepted(spec_kwargs, WorkerSpec))
     agent_kwargs = _accepted({
         "spec": spec, "logs_specs": config.logs_specs, "start_method": config.start_method,
-        "log_line_prefix_template": None,
+        "log_line_prefix_template": getattr(config, "log_line_prefix_template", None),
+        "shutdown_timeout": getattr(config, "shutdown_timeout", None) or 30,
     }, LocalElasticAgent.__init__)
     agent = SupervisedAgent(supervision, **agent_kwargs)
     shutdown_rdzv = True
@@ -276,7 +380,9 @@ def run_engine(
             raise start_error(exc, config) from exc
         if result is None:
             return EngineResult(succeeded=False)
-        return EngineResult(succeeded=result.state == WorkerState.SUCCEEDED)
+        succeeded = result.state == WorkerState.SUCCEEDED
+        _record_event(agent, succeeded, config.event_log_handler)
+        return EngineResult(succeeded=succeeded)
     except SignalException as exc:
         shutdown_rdzv = False
         return EngineResult(succeeded=False, signal=int(exc.sigval))

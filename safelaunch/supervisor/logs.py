@@ -88,12 +88,41 @@ ConsoleWriter = Callable[[str, bytes], None]
 """``writer(stream, data)``: send already-prefixed lines to the console's stdout or stderr."""
 
 
+@dataclass(frozen=True)
+class StreamRoute:
+    """Where one rank stream goes besides ``rank<N>.log``, as torchrun's logs specs decide
+    (``--log-dir``, ``-r``, ``-t``, ``--local-ranks-filter``, ``--duplicate-*-filters``)."""
+
+    console: bool = True
+    copy_to: str | None = None
+    """torchrun's own file for this stream; gets the rank's bytes exactly as written."""
+    filtered_to: str | None = None
+    """The attempt's ``filtered_std*.log``: lines holding any of ``needles``."""
+    needles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RankRoutes:
+    out: StreamRoute = field(default_factory=StreamRoute)
+    err: StreamRoute = field(default_factory=StreamRoute)
+    prefix: str | None = None
+    """Console prefix (TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE); None: ``[rank<N>] ``."""
+    filter_prefix: str = ""
+    """Prefix of the rank's lines in the filtered files, as torchrun writes them."""
+
+
 @dataclass
 class _Stream:
     fd: int
     keepalive_fd: int
     global_rank: int
     kind: str
+    console: bool = True
+    prefix: bytes = b""
+    copy_fd: int | None = None
+    filter_fd: int | None = None
+    filter_prefix: bytes = b""
+    needles: tuple[bytes, ...] = ()
     splitter: LineSplitter = field(default_factory=LineSplitter)
 
 
@@ -120,6 +149,7 @@ class LogCollector:
         self._pending: list[_Stream] = []
         self._streams: list[_Stream] = []
         self._files: dict[int, int] = {}
+        self._torch_files: dict[str, int] = {}
         self._last_lines: dict[int, bytes] = {}
         self._stopping = False
         self._finished = False
@@ -131,8 +161,10 @@ class LogCollector:
     def log_path(self, global_rank: int) -> Path:
         return self._run_dir / f"rank{global_rank}.log"
 
-    def add_rank(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
+    def add_rank(self, attempt: int, global_rank: int, local_rank: int,
+                 routes: RankRoutes | None = None) -> tuple[str, str]:
         """Create the FIFOs for one rank of one attempt; returns (stdout path, stderr path)."""
+        routes = routes or RankRoutes()
         paths: list[str] = []
         streams: list[_Stream] = []
         if global_rank not in self._files:
@@ -149,12 +181,26 @@ class LogCollector:
             # then a writing end of our own so the stream never hits end-of-file.
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
             keepalive = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
-            streams.append(_Stream(fd, keepalive, global_rank, kind))
+            route = routes.out if kind == "out" else routes.err
+            prefix = f"[rank{global_rank}] " if routes.prefix is None else routes.prefix
+            streams.append(_Stream(
+                fd, keepalive, global_rank, kind, console=route.console, prefix=prefix.encode(),
+                copy_fd=self._torch_file(route.copy_to),
+                filter_fd=self._torch_file(route.filtered_to),
+                filter_prefix=routes.filter_prefix.encode(),
+                needles=tuple(n.encode() for n in route.needles if n)))
             paths.append(str(path))
         with self._lock:
             self._pending.extend(streams)
         os.write(self._wake_w, b"x")
         return paths[0], paths[1]
+
+    def _torch_file(self, path: str | None) -> int | None:
+        if not path or path == os.devnull:
+            return None
+        if path not in self._torch_files:
+            self._torch_files[path] = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        return self._torch_files[path]
 
     def last_line(self, global_rank: int) -> str:
         return self._last_lines.get(global_rank, b"").decode("utf-8", "replace")
@@ -205,6 +251,8 @@ class LogCollector:
             raise
         if not data:
             return False
+        if stream.copy_fd is not None:
+            stream.copy_fd = self._write_torch_file(stream.copy_fd, data)
         self._emit(stream, stream.splitter.feed(data))
         return True
 
@@ -220,8 +268,13 @@ class LogCollector:
             if line.strip():
                 self._last_lines[rank] = line[-2000:]
                 break
-        if self._console_ranks is None or rank in self._console_ranks:
-            prefix = f"[rank{rank}] ".encode()
+        if stream.filter_fd is not None:
+            chosen = [stream.filter_prefix + line + b"\n" for line in lines
+                      if any(needle in line for needle in stream.needles)]
+            if chosen:
+                stream.filter_fd = self._write_torch_file(stream.filter_fd, b"".join(chosen))
+        if stream.console and (self._console_ranks is None or rank in self._console_ranks):
+            prefix = stream.prefix
             self._console(stream.kind, b"".join([prefix + line + b"\n" for line in lines]))
 
     def _mask(self, line: bytes) -> bytes:
@@ -237,6 +290,18 @@ class LogCollector:
             written = os.write(fd, view)
             view = view[written:]
 
+    @staticmethod
+    def _write_torch_file(fd: int, data: bytes) -> int | None:
+        """Write to one of torchrun's files; a failing one (disk full) is given up, never the
+        run: the run directory keeps everything."""
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(fd, view):]
+        except OSError:
+            return None
+        return fd
+
     def _finish(self) -> None:
         if self._finished:
             return
@@ -250,9 +315,9 @@ class LogCollector:
             os.close(stream.fd)
             os.close(stream.keepalive_fd)
         self._streams = []
-        for fd in self._files.values():
+        for fd in [*self._files.values(), *self._torch_files.values()]:
             os.close(fd)
-        self._files = {}
+        self._files, self._torch_files = {}, {}
         self._selector.close()
         os.close(self._wake_r)
         os.close(self._wake_w)

@@ -36,7 +36,7 @@ from safelaunch.supervisor import stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.hangs import HangPolicy, HangReport, RankView, Stall, analyze
-from safelaunch.supervisor.logs import LogCollector
+from safelaunch.supervisor.logs import LogCollector, RankRoutes
 from safelaunch.supervisor.monitor import HeartbeatMonitor
 from safelaunch.supervisor.processes import JOB_ID_ENV, is_alive, job_processes, stop_processes
 from safelaunch.supervisor.reaper import ReaperHandle
@@ -95,6 +95,7 @@ class Supervisor:
         self.ranks: dict[int, _Rank] = {}
         """Ranks of the current attempt by global rank."""
         self._all_pids: set[int] = set()
+        self._error_files: dict[tuple[int, int], Path] = {}
         self.teardown_at: float | None = None
         self._stop = threading.Event()
         self.deferred_signal: int | None = None
@@ -102,21 +103,26 @@ class Supervisor:
 
     # -- Supervision, called by the engine --------------------------------------------------
 
-    def rank_streams(self, attempt: int, global_rank: int, local_rank: int) -> tuple[str, str]:
-        return self._collector.add_rank(attempt, global_rank, local_rank)
+    def rank_streams(self, attempt: int, global_rank: int, local_rank: int,
+                     routes: RankRoutes | None = None) -> tuple[str, str]:
+        return self._collector.add_rank(attempt, global_rank, local_rank, routes)
 
     def heartbeat_file(self, attempt: int, global_rank: int) -> Path:
         return self._work_dir / f"a{attempt}-rank{global_rank}.hb"
 
-    def rank_env(self, attempt: int, global_rank: int) -> dict[str, str]:
+    def rank_env(self, attempt: int, global_rank: int,
+                 error_file: str | None = None) -> dict[str, str]:
         run_dir = self.plan.run_dir
         beat = self.heartbeat_file(attempt, global_rank)
         beatfile.create(beat)
+        # torchrun's --log-dir decides where the rank writes its error report; else the run dir
+        error_file = error_file or str(error_file_path(run_dir, attempt, global_rank))
+        self._error_files[(attempt, global_rank)] = Path(error_file)
         env = {
             **self._extra_env,
             JOB_ID_ENV: self.plan.run_id,
             RUN_DIR_ENV: str(run_dir),
-            "TORCHELASTIC_ERROR_FILE": str(error_file_path(run_dir, attempt, global_rank)),
+            "TORCHELASTIC_ERROR_FILE": error_file,
             HEARTBEAT_FILE_ENV: str(beat),
             STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
             "PYTHONPATH": os.pathsep.join(
@@ -260,7 +266,8 @@ class Supervisor:
                 global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
                 returncode=returncode, runtime_s=None if runtime is None else round(runtime, 3),
                 last_line=self._collector.last_line(g),
-                error=_read_error_file(error_file_path(self.plan.run_dir, rank.attempt, g)),
+                error=_read_error_file(self._error_files.get(
+                    (rank.attempt, g), error_file_path(self.plan.run_dir, rank.attempt, g))),
                 exited_at=exited_at,
             ))
         return outcomes
@@ -278,7 +285,7 @@ def _read_error_file(path: Path) -> str | None:
 
 def check_master_port(plan: LaunchPlan) -> None:
     """Fail before starting when the port this node must open is taken (exit 125)."""
-    if not plan.hosts_store or plan.port_was_picked or plan.master_port is None:
+    if not plan.hosts_store or plan.master_port is None:
         return
     reason = port_taken(plan.master_port)
     if reason is not None:
@@ -304,15 +311,15 @@ def announce(prep: Prepared, console: Console) -> None:
     """What is about to run, where, and where its logs go."""
     plan = prep.plan
     cfg: RunConfig = plan.config
-    where = (f"master {plan.master_addr}:{plan.master_port}"
-             + (" (a free port)" if plan.port_was_picked else "")
-             if plan.master_port else f"rendezvous {cfg.rdzv_backend} {cfg.rdzv_endpoint}".strip())
+    if plan.local_store:
+        where = "a local c10d rendezvous on a free port"
+    elif plan.master_port:
+        where = f"master {plan.master_addr}:{plan.master_port}"
+    else:
+        where = f"rendezvous {cfg.rdzv_backend} {cfg.rdzv_endpoint}".strip()
     console.notice(f"run {plan.run_id}: {cfg.nproc} rank(s) per node x {cfg.nnodes} node(s), "
                    f"{where}")
     console.notice(f"logs: {display_path(plan.run_dir)}")
-    if cfg.ignored_torchrun_options:
-        console.notice("ignored torchrun option(s) " + ", ".join(cfg.ignored_torchrun_options)
-                       + ": every rank's output already goes to the run directory")
     if prep.omp_before is None and os.environ.get("OMP_NUM_THREADS"):
         console.notice("OMP_NUM_THREADS=1 for every rank (torchrun's default with several ranks); "
                        "set it yourself to tune CPU threads")
@@ -326,7 +333,8 @@ class Prepared:
     argv: list[str]
     engine: Any
     launch_config: Any
-    cmd: str
+    cmd: Any
+    """The rank program, or with --run-path the function that runs the script."""
     cmd_args: list[str]
     events: EventLog
     omp_before: str | None
@@ -344,11 +352,12 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
     engine_logs = engine.EngineLogs()
     omp_before = os.environ.get("OMP_NUM_THREADS")
     launch_config, cmd, cmd_args = engine.resolve_launch_config(
-        plan.torchrun_argv, plan.config.script_args)
+        plan.torchrun_argv, plan.config.script_args, torch_logs=plan.config.torch_logs)
     create_run_dir(plan.run_dir, plan.runs_root)
     _write_start_files(plan, argv, cwd)
     events = EventLog(plan.run_dir / "events.jsonl")
-    events.record("run_started", run_id=plan.run_id, argv=argv, rank_command=[cmd, *cmd_args])
+    events.record("run_started", run_id=plan.run_id, argv=argv,
+                  rank_command=[cmd if isinstance(cmd, str) else "(runpy.run_path)", *cmd_args])
     engine_logs.to_file(plan.run_dir / "launcher.log")
     return Prepared(plan, argv, engine, launch_config, cmd, cmd_args, events, omp_before)
 
@@ -406,7 +415,7 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
         try:
             with engine.signals_raise():
                 result = engine.run_engine(prep.launch_config, prep.cmd, prep.cmd_args, sup,
-                                           plan.run_dir)
+                                           plan.run_dir, torch_logs=plan.config.torch_logs)
         except engine.SignalException as exc:
             result = engine.EngineResult(succeeded=False, signal=int(exc.sigval))
         except SafelaunchError as exc:
