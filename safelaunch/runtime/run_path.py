@@ -1,10 +1,10 @@
-"""The entry point of ``--run-path`` workers: torchrun's ``run_script_path`` with the rank
-runtime switched on first.
+"""``--run-path`` workers: the script runs through ``runpy.run_path`` as torchrun's
+``run_script_path`` runs it (``sys.argv`` = the script and its arguments, ``__main__``).
 
-torchrun starts ``--run-path`` workers with multiprocessing (spawn by default), and their
-environment only arrives after the interpreter started, too late for the ``sitecustomize``
-that loads the runtime in ordinary ranks; so the runtime is activated here, by hand, before
-the script runs.  Picklable by name, as a spawned worker needs.
+torchrun starts such workers with multiprocessing, which writes their output through files
+it must be able to seek; safelaunch's rank streams are pipes, so the worker is an ordinary
+``python -u -m safelaunch.runtime.run_path SCRIPT ARGS`` process instead: the same
+interpreter, the script run the same way, and the rank runtime loaded as in every rank.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import runpy
 import sys
 
 
-def run_script_path(training_script: str, *training_script_args: str) -> None:
-    from safelaunch.runtime.rank import activate
-
-    try:
-        activate()
-    except Exception as exc:  # never keep the script from running
-        sys.stderr.write(f"[safelaunch] rank runtime not loaded: {exc!r}\n")
-    sys.argv = [training_script, *training_script_args]
+def main(argv: list[str]) -> None:
+    if not argv:
+        sys.exit("usage: python -m safelaunch.runtime.run_path SCRIPT [ARGS]")
+    sys.argv = list(argv)
     runpy.run_path(sys.argv[0], run_name="__main__")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -23,7 +23,8 @@ import logging
 import logging.handlers
 import os
 import signal
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -249,7 +250,7 @@ def torchrun_parser() -> argparse.ArgumentParser:
 
 def resolve_launch_config(
     torchrun_argv: list[str], script_args: tuple[str, ...] = (), *, torch_logs: bool = False
-) -> tuple[LaunchConfig, Callable[..., Any] | str, list[str]]:
+) -> tuple[LaunchConfig, str, list[str]]:
     """torchrun's own parsing of torchrun's own arguments; the script's come after, as is.
 
     ``torch_logs``: keep the directory torchrun's default logs specs made for its files (the
@@ -278,10 +279,9 @@ def resolve_launch_config(
     if not torch_logs and root and os.path.isdir(root):
         with contextlib.suppress(OSError):
             os.rmdir(root)
-    if callable(cmd):  # --run-path: torch's run_script_path, with the rank runtime switched on
-        from safelaunch.runtime.run_path import run_script_path
-
-        cmd = run_script_path
+    if callable(cmd):  # --run-path: runpy.run_path in a worker process of its own
+        cmd, cmd_args = os.getenv("PYTHON_EXEC", sys.executable), [
+            "-u", "-m", "safelaunch.runtime.run_path", *cmd_args]
     return config, cmd, [*cmd_args, *script_args]
 
 
@@ -316,7 +316,7 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
 
 
 def run_engine(
-    config: LaunchConfig, cmd: Callable[..., Any] | str, cmd_args: list[str],
+    config: LaunchConfig, cmd: str, cmd_args: list[str],
     supervision: Supervision, run_dir: Path, *, torch_logs: bool = False
 ) -> EngineResult:
     """Run the job to its end with torch's agent; raise ``StartError`` if it cannot start.

@@ -333,8 +333,7 @@ class Prepared:
     argv: list[str]
     engine: Any
     launch_config: Any
-    cmd: Any
-    """The rank program, or with --run-path the function that runs the script."""
+    cmd: str
     cmd_args: list[str]
     events: EventLog
     omp_before: str | None
@@ -357,7 +356,7 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
     _write_start_files(plan, argv, cwd)
     events = EventLog(plan.run_dir / "events.jsonl")
     events.record("run_started", run_id=plan.run_id, argv=argv,
-                  rank_command=[cmd if isinstance(cmd, str) else "(runpy.run_path)", *cmd_args])
+                  rank_command=[cmd, *cmd_args])
     engine_logs.to_file(plan.run_dir / "launcher.log")
     return Prepared(plan, argv, engine, launch_config, cmd, cmd_args, events, omp_before)
 
