@@ -36,13 +36,16 @@ class Case:
     torchrun_code: int = 0
     """torchrun's exit status; safelaunch's follows from ``outcome``."""
     outcome: str = "ok"
-    """ok | usage (safelaunch exits 2) | rank:N (the ranks exit N; torchrun says 1)."""
+    """ok | usage (safelaunch exits 2) | start (125: the workers could not start) | rank:N
+    (the ranks exit N; torchrun says 1)."""
     safelaunch_args: list[str] = field(default_factory=list)
 
     @property
     def safelaunch_code(self) -> int:
         if self.outcome == "usage":
             return 2
+        if self.outcome == "start":
+            return 125
         if self.outcome.startswith("rank:"):
             return int(self.outcome.split(":")[1])
         return 0
@@ -153,7 +156,7 @@ def compare(case: Case, torch_result: Result, ours: Result, launch_env: dict[str
     for key, dump in torch_result.dumps.items():
         compare_rank(relative(dump, torch_result.cwd), relative(ours.dumps[key], ours.cwd),
                      launch_env, f"{case.name} {key}")
-    if case.outcome != "usage":
+    if case.outcome not in ("usage", "start"):
         assert payload_lines(torch_result.console) == payload_lines(ours.console), (
             case.name, torch_result.console, ours.console)
     assert log_tree(torch_result.logs) == log_tree(ours.logs), case.name

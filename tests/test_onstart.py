@@ -65,7 +65,7 @@ def test_failed_training_exits_with_its_code(tmp_path):
 def test_success_and_restart_markers(tmp_path):
     _train(tmp_path, 0)
     script = _generate(tmp_path, "--nproc", "1", "--on-restart", "skip",
-                       "--run-option=--no-minimal-test", "train.py")
+                       "--run-option=--standalone", "train.py")
     out = _run(script, tmp_path)
     assert out.returncode == 0 and "training succeeded (exit code 0)" in out.stdout
     again = _run(script, tmp_path)

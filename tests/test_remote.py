@@ -108,7 +108,9 @@ def no_job_left(marker: str) -> bool:
 
 
 def test_success_streams_output_copies_run_dir_and_exits_0(remote):
-    code, out, err = remote.run(*FAST, "-e", "MY_VAR=from-local", "count.py", "3", "0", "0")
+    # --standalone, torchrun's most common form, travels to the remote run as it is
+    code, out, err = remote.run(*FAST, "--standalone", "-e", "MY_VAR=from-local", "count.py",
+                                "3", "0", "0")
     assert code == 0, err
     assert [line for line in out.splitlines() if "] line " in line] == [
         "[rank0] line 0", "[rank0] line 1", "[rank0] line 2"]

@@ -51,7 +51,7 @@ def test_ranks_get_torchrun_environment(run_safelaunch):
         env = envs[f"[rank{rank}]"]
         assert env["RANK"] == str(rank) and env["LOCAL_RANK"] == str(rank)
         assert env["WORLD_SIZE"] == "3" and env["LOCAL_WORLD_SIZE"] == "3"
-        assert env["MASTER_ADDR"] == "127.0.0.1" and env["MASTER_PORT"].isdigit()
+        assert env["MASTER_ADDR"] == "localhost" and env["MASTER_PORT"].isdigit()  # as torchrun
         assert env["TORCHELASTIC_RESTART_COUNT"] == "0"
         assert "TORCHELASTIC_RUN_ID" in env and env["SAFELAUNCH_JOB_ID"]
     # one node and no port given: a free port, not torchrun's 29500

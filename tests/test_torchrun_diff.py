@@ -64,6 +64,8 @@ CASES = [
     Case("ambiguous abbreviation", ["--st", "envdump.py"], torchrun_code=2, outcome="usage"),
     Case("unknown device word", ["--nproc-per-node", "tpu", "envdump.py"], torchrun_code=1,
          outcome="usage"),
+    Case("NUMA binding without a GPU", ["--numa-binding", "node", *N2, "envdump.py"],
+         torchrun_code=1, outcome="start"),
     Case("xpu without one", ["--nproc-per-node", "xpu", "envdump.py"], torchrun_code=1,
          outcome="usage"),
 ]

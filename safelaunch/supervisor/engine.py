@@ -24,6 +24,7 @@ import logging.handlers
 import os
 import signal
 import sys
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ from torch.distributed.elastic.agent.server.api import RunResult, WorkerSpec, Wo
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
 from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs
 from torch.distributed.elastic.multiprocessing.api import SignalException as SignalException
-from torch.distributed.elastic.rendezvous import RendezvousParameters
+from torch.distributed.elastic.rendezvous import RendezvousError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 from torch.distributed.launcher.api import LaunchConfig
 from torch.distributed.run import config_from_args, determine_local_world_size, get_args_parser
@@ -301,6 +302,14 @@ def _accepted(kwargs: dict[str, Any], target: Any) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if k in names}
 
 
+def _raised_in_rendezvous(exc: BaseException) -> bool:
+    """Whether torch's rendezvous (or its store) raised ``exc``, not the worker start."""
+    if isinstance(exc, RendezvousError):
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return any("rendezvous" in frame.filename or "store" in frame.filename for frame in frames)
+
+
 def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if "EADDRINUSE" in str(exc) or "address already in use" in str(exc).lower():
@@ -309,6 +318,11 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
             f"rendezvous port {where} is already in use on this machine; pass a free "
             "--master-port (or leave it out on a single node and safelaunch picks one)"
         )
+    if not _raised_in_rendezvous(exc):
+        hint = (" (--numa-binding needs GPUs)" if getattr(config, "numa_options", None)
+                and "CUDA" in text else "")
+        return StartError(f"the workers could not be started: {type(exc).__name__}: "
+                          f"{text}{hint}")
     return StartError(f"rendezvous failed ({config.rdzv_backend} at "
                       f"{config.rdzv_endpoint or 'default endpoint'}): {text}; check that "
                       "every node was started with the same rendezvous settings and can reach "
