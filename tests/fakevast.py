@@ -1,21 +1,29 @@
-"""A loopback HTTP server that answers like the VastAI API: rate limits with plain-text
-bodies, instances that take a while to reach running, errors with the API's message."""
+"""A loopback HTTP server that answers like the VastAI API, and only where the API answers:
+``GET``/``PUT``/``DELETE /api/v0/instances/<id>/``; any other path or method gets the API's
+404 shape.  Rate limits come as plain text or as JSON, the 401 body is the documented one,
+instances take a while to reach running."""
 
 from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
 KEY = "acct-key-0123456789"
+INSTANCE_PATH = re.compile(r"^/api/v0/instances/(\d+)/(\?owner=me)?$")
+NOT_FOUND = {"success": False, "error": "not_found", "msg": "Requested resource not found"}
+RATE_LIMIT_JSON = {"success": False, "error": "rate_limited",
+                   "msg": "API requests too frequent endpoint threshold=4.0"}
 
 
 class FakeVast(http.server.BaseHTTPRequestHandler):
     states: ClassVar[list[dict[str, Any]]] = []
     rate_limited: ClassVar[int] = 0
+    rate_limit_json: ClassVar[bool] = False
     calls: ClassVar[list[tuple[str, str, str]]] = []
 
     def _reply(self, code: int, body: Any, text: bool = False) -> None:
@@ -34,9 +42,17 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
             self._reply(401, {"success": False, "error": "invalid_user_key",
                               "msg": "Invalid user key"})
             return
+        match = INSTANCE_PATH.match(self.path)
+        if (match is None or self.command not in ("GET", "PUT", "DELETE")
+                or (self.command == "GET") != bool(match.group(2))):
+            self._reply(404, NOT_FOUND)
+            return
         if FakeVast.rate_limited > 0:
             FakeVast.rate_limited -= 1
-            self._reply(429, "API requests too frequent", text=True)
+            if FakeVast.rate_limit_json:
+                self._reply(429, RATE_LIMIT_JSON)
+            else:
+                self._reply(429, "API requests too frequent", text=True)
             return
         if self.path.startswith("/api/v0/instances/404/"):
             self._reply(200, {"instances": None})
@@ -48,7 +64,7 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
         else:
             self._reply(200, {"success": True})
 
-    do_GET = do_PUT = do_DELETE = _handle
+    do_GET = do_PUT = do_DELETE = do_POST = do_PATCH = _handle
 
     def log_message(self, *args: object) -> None:
         pass
@@ -58,7 +74,7 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
 @contextmanager
 def serve() -> Iterator[str]:
     """Run the server; yields its base URL."""
-    FakeVast.calls, FakeVast.rate_limited = [], 0
+    FakeVast.calls, FakeVast.rate_limited, FakeVast.rate_limit_json = [], 0, False
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeVast)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

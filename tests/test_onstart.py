@@ -8,6 +8,7 @@ import http.server
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -101,10 +102,18 @@ def test_hostile_input_stays_inert(tmp_path):
 
 class _Api(http.server.BaseHTTPRequestHandler):
     calls: ClassVar[list[tuple[str, str, str, bytes]]] = []
+    endless_429: ClassVar[bool] = False
 
     def _handle(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         _Api.calls.append((self.command, self.path, self.headers.get("Authorization", ""), body))
+        if _Api.endless_429:
+            self.send_response(429)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps({"success": False, "error": "rate_limited",
+                                         "msg": "API requests too frequent"}).encode())
+            return
         if len(_Api.calls) == 1:  # the first answer is a rate limit, as VastAI's often is
             self.send_response(429)
             self.end_headers()
@@ -123,7 +132,7 @@ class _Api(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def vast_api():
-    _Api.calls = []
+    _Api.calls, _Api.endless_429 = [], False
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Api)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -144,6 +153,38 @@ def test_auto_stop_uses_the_container_key(tmp_path, vast_api):
     assert (method, path, auth) == ("PUT", "/api/v0/instances/4242/", "Bearer scoped-key-1")
     assert json.loads(body) == {"state": "stopped"}
     assert len(_Api.calls) == 2  # retried after the 429
+    lines = out.stdout.splitlines()
+    verdict = next(i for i, line in enumerate(lines) if "training succeeded" in line)
+    asking = next(i for i, line in enumerate(lines) if "asking VastAI to stop" in line)
+    assert verdict < asking  # a fast stop cannot cut off the verdict
+    assert (tmp_path / "state" / "status").read_text() == "0\n"
+    assert "VastAI accepted: this instance will stop" in lines[-1]
+
+
+@pytest.mark.parametrize("failure", ["endless 429", "network error"])
+def test_a_stop_that_never_goes_through_says_the_instance_still_runs(tmp_path, vast_api,
+                                                                     failure):
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--auto-stop",
+                       "--run-option=--no-minimal-test", "train.py")
+    api = vast_api
+    if failure == "endless 429":
+        _Api.endless_429 = True
+    else:  # nothing listens there
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            api = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    env = {"SAFELAUNCH_VAST_API": api, "CONTAINER_ID": "4242", "CONTAINER_API_KEY": "k",
+           "SAFELAUNCH_VAST_RETRY_DELAY": "0.01"}
+    out = _run(script, tmp_path, env)
+    assert out.returncode == 0, out.stdout  # the training's own code
+    last = out.stdout.rstrip().splitlines()[-1]
+    assert "could not stop this instance" in last and "STILL RUNNING and costs money" in last
+    assert ("HTTP 429" if failure == "endless 429" else "network error") in last
+    assert "after 6 tries" in last
+    if failure == "endless 429":
+        assert len(_Api.calls) == 6
+    assert "STILL RUNNING" in (tmp_path / "onstart.log").read_text()
 
 
 def test_keep_on_failure_and_destroy(tmp_path, vast_api):

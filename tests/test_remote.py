@@ -298,10 +298,18 @@ def test_remote_python_without_torch_is_a_start_error(remote):
     assert "cannot import torch" in proc.stderr and "--remote-python" in proc.stderr
 
 
-def test_vast_instance_address_from_the_api_and_stop_after(remote, server):
+@pytest.mark.parametrize(("runtype", "offset", "said"), [
+    ("ssh", 0, "the VastAI proxy at ssh_port"),
+    # jupyter-mode images: the proxy's SSH port is ssh_port + 1, as 'vastai ssh-url' has it
+    ("jupyter_direc ssh", -1, "+ 1 because the image runs in jupyter mode"),
+    # ... and when that one refuses, the other one is tried before giving up
+    ("jupyter", 0, "refused the connection; trying the other address"),
+])
+def test_vast_instance_address_from_the_api_and_stop_after(remote, server, runtype, offset,
+                                                           said):
     FakeVast.states = [{"id": 9, "actual_status": "running", "intended_status": "running",
-                        "ssh_host": "127.0.0.1", "ssh_port": server.port,
-                        "public_ipaddr": None}]
+                        "ssh_host": "127.0.0.1", "ssh_port": server.port + offset,
+                        "public_ipaddr": None, "image_runtype": runtype, "ports": None}]
     with serve() as url:
         env = dict(server.client_env(), VAST_API_KEY=KEY, SAFELAUNCH_VAST_API=url)
         argv = remote.argv(*FAST, "count.py", "1", "0", "0")
@@ -310,6 +318,7 @@ def test_vast_instance_address_from_the_api_and_stop_after(remote, server):
         proc = subprocess.run(argv, cwd=remote.local, env=env, capture_output=True, text=True,
                               timeout=120)
     assert proc.returncode == 0, proc.stderr
+    assert said in proc.stderr and f"SSH root@127.0.0.1:{server.port}" in proc.stderr
     assert ("PUT", "/api/v0/instances/9/", '{"state": "stopped"}') in FakeVast.calls
     assert KEY not in proc.stdout + proc.stderr
 

@@ -49,9 +49,13 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
         client = vast.VastClient(vast.find_api_key())
         instance = client.wait_running(request.vast_instance, request.vast_wait,
                                        notice=console.notice)
-        address = vast.ssh_address(instance)
+        choice = vast.ssh_choice(instance)
+        address = vast.first_reachable(choice, vast.accepts_connections)
         spec = f"{address.user}@{address.host}:{address.port}"
-        console.notice(f"VastAI instance {request.vast_instance} is running; SSH {spec}")
+        why = (choice.why if address == choice.address else
+               f"{choice.address.host}:{choice.address.port} ({choice.why}) refused the "
+               "connection; trying the other address")
+        console.notice(f"VastAI instance {request.vast_instance} is running; SSH {spec}: {why}")
         host_option = f"--vast-instance {request.vast_instance}"
         ssh_wait = VAST_SSH_WAIT  # "running" comes before the container's sshd is up
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +26,9 @@ DEFAULT_BASE = "https://console.vast.ai"
 API_BASE_ENV = "SAFELAUNCH_VAST_API"
 MAX_ATTEMPTS = 6
 RUNNING = "running"
-DEAD_STATES = {"exited", "offline", "stopped"}
+NEVER_RUNNING = {"exited", "offline", "unknown"}
+"""States the docs say never turn into running by waiting: fail at once."""
+STOPPED = "stopped"
 
 
 class VastError(RemoteError):
@@ -33,12 +36,14 @@ class VastError(RemoteError):
 
 
 def find_api_key(environ: dict[str, str] | None = None, home: Path | None = None) -> str:
+    """``VAST_API_KEY``, else the vastai CLI's files in the CLI's order: the 2FA session key
+    (``vast_tfa_key``, written by ``vastai tfa login``), the API key, the legacy file."""
     env = dict(os.environ) if environ is None else environ
-    if env.get("VAST_API_KEY"):
+    if env.get("VAST_API_KEY", "").strip():
         return env["VAST_API_KEY"].strip()
     home = home or Path.home()
-    config = Path(env.get("XDG_CONFIG_HOME") or home / ".config")
-    for path in (config / "vastai" / "vast_api_key", home / ".vast_api_key"):
+    config = Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "vastai"
+    for path in (config / "vast_tfa_key", config / "vast_api_key", home / ".vast_api_key"):
         try:
             key = path.read_text().strip()
         except OSError:
@@ -115,10 +120,18 @@ class VastClient:
             status = inst.get("actual_status")
             if status == RUNNING and (inst.get("ssh_host") or inst.get("public_ipaddr")):
                 return inst
-            message = (inst.get("status_msg") or "").strip()
-            if status in DEAD_STATES and inst.get("intended_status") != RUNNING:
-                raise VastError(f"VastAI instance {instance_id} is {status}"
-                                + (f": {message}" if message else ""))
+            message = str(inst.get("status_msg") or "").strip()[:300]
+            intended = inst.get("intended_status")
+            if status in NEVER_RUNNING or (status == STOPPED and intended != RUNNING):
+                hint = {"offline": " (its host machine is offline)",
+                        "exited": " (the container exited; see 'vastai logs "
+                                  f"{instance_id}')",
+                        STOPPED: f" (start it with 'vastai start instance {instance_id}')"
+                        }.get(str(status), "")
+                raise VastError(f"VastAI instance {instance_id} is {status}{hint}"
+                                + (f": {message}" if message else "")
+                                + ("" if intended in (None, status) else
+                                   f" (intended: {intended})"))
             if "error" in message.lower() or "failed" in message.lower():
                 raise VastError(f"VastAI instance {instance_id} cannot start: {message}")
             if notice is not None and status != last:
@@ -136,21 +149,93 @@ class VastClient:
         self._request("DELETE", f"/instances/{instance_id}/")
 
 
+@dataclass(frozen=True)
+class SshChoice:
+    """The SSH address to try first, why, and the other one to try if it is refused."""
+
+    address: SshAddress
+    why: str
+    fallback: SshAddress | None = None
+
+
 def ssh_address(inst: dict[str, Any], prefer_direct: bool = True) -> SshAddress:
-    """Direct SSH (public IP and the host port mapped to 22) when there is one, else the
-    VastAI proxy (``ssh_host``/``ssh_port``)."""
-    ports = inst.get("ports") or {}
-    mapped = ports.get("22/tcp") or []
-    direct = None
-    if inst.get("public_ipaddr") and mapped and str(mapped[0].get("HostPort", "")).isdigit():
-        direct = SshAddress(str(inst["public_ipaddr"]).strip(), int(mapped[0]["HostPort"]))
-    proxy = None
-    if inst.get("ssh_host") and str(inst.get("ssh_port", "")).isdigit():
-        proxy = SshAddress(str(inst["ssh_host"]), int(inst["ssh_port"]))
-    choice = (direct or proxy) if prefer_direct else (proxy or direct)
-    if choice is None:
-        raise VastError(f"VastAI instance {inst.get('id')} has no SSH address yet")
-    return choice
+    return ssh_choice(inst, prefer_direct).address
+
+
+def ssh_choice(inst: dict[str, Any], prefer_direct: bool = True) -> SshChoice:
+    """Where to reach the instance's sshd, as the vastai CLI's ``ssh-url`` decides: the public
+    IP and the host port mapped to 22 when there is one, else the VastAI proxy
+    (``ssh_host``/``ssh_port``), whose port is ``ssh_port + 1`` for jupyter-mode images.
+    Every field is checked: an API answer in another shape never crashes this."""
+    host_port = _mapped_ssh_port(inst.get("ports"))
+    public = str(inst.get("public_ipaddr") or "").strip()
+    direct = SshAddress(public, host_port) if public and host_port else None
+    proxy_host = str(inst.get("ssh_host") or "").strip()
+    proxy_port = _port(inst.get("ssh_port"))
+    jupyter = "jupyter" in str(inst.get("image_runtype") or "")
+    proxy = other = None
+    if proxy_host and proxy_port:
+        first, second = ((proxy_port + 1, proxy_port) if jupyter
+                         else (proxy_port, proxy_port + 1))
+        proxy = SshAddress(proxy_host, first)
+        other = SshAddress(proxy_host, second) if second <= 65535 else None
+    if direct is not None and (prefer_direct or proxy is None):
+        return SshChoice(direct, f"port 22 of the instance is mapped to {host_port} on "
+                                 f"{public}", proxy)
+    if proxy is not None:
+        why = (f"the VastAI proxy; ssh_port {proxy_port} + 1 because the image runs in jupyter "
+               "mode (as 'vastai ssh-url')" if jupyter else
+               f"the VastAI proxy at ssh_port {proxy_port} (as 'vastai ssh-url')")
+        return SshChoice(proxy, why, other if direct is None else direct)
+    raise VastError(f"VastAI instance {inst.get('id')} has no SSH address yet")
+
+
+def _port(value: Any) -> int | None:
+    text = str(value).strip() if isinstance(value, (int, str)) else ""
+    return int(text) if text.isdigit() and 0 < int(text) <= 65535 else None
+
+
+def _mapped_ssh_port(ports: Any) -> int | None:
+    """The host port mapped to the container's 22/tcp: ``ports`` is a Docker-style mapping
+    (``{"22/tcp": [{"HostPort": "40022"}]}``), ``null`` or ``{}`` while the instance loads,
+    or a list of port records in the OpenAPI schema."""
+    entries: list[Any] = []
+    if isinstance(ports, dict):
+        mapped = ports.get("22/tcp")
+        entries = mapped if isinstance(mapped, list) else [mapped]
+    elif isinstance(ports, list):
+        for item in ports:
+            if not isinstance(item, dict):
+                continue
+            inner = str(item.get("PrivatePort", item.get("container_port", "")))
+            if inner in ("22", "22/tcp") or "22/tcp" in item:
+                entries.append(item.get("22/tcp", item))
+    for entry in entries:
+        if isinstance(entry, list):
+            entry = entry[0] if entry else None
+        if isinstance(entry, dict):
+            port = _port(entry.get("HostPort", entry.get("PublicPort", entry.get("host_port"))))
+            if port:
+                return port
+    return None
+
+
+def first_reachable(choice: SshChoice, probe: Callable[[SshAddress], bool]) -> SshAddress:
+    """The chosen address, unless it refuses connections and the other one accepts them."""
+    if choice.fallback is None or probe(choice.address):
+        return choice.address
+    return choice.fallback if probe(choice.fallback) else choice.address
+
+
+def accepts_connections(address: SshAddress, timeout: float = 5.0) -> bool:
+    """False only when the port refuses (nothing listens); unknown outcomes count as yes."""
+    try:
+        with socket.create_connection((address.host, address.port), timeout=timeout):
+            return True
+    except ConnectionRefusedError:
+        return False
+    except OSError:
+        return True
 
 
 def _message(response: requests.Response) -> str:

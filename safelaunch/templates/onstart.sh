@@ -37,10 +37,12 @@ code=$$?
 set -e
 printf '%s\n' "$$code" > "$$status_file.tmp"
 mv -f "$$status_file.tmp" "$$status_file"
-$instance_step
+# The verdict is written and printed before the instance is stopped: a fast stop must not
+# cut off the last line.
 if [ "$$code" -eq 0 ]; then
   say "training succeeded (exit code 0)"
 else
   say "training FAILED with exit code $$code; see $$log_file"
 fi
+$instance_step
 exit "$$code"
