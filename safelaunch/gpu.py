@@ -18,6 +18,8 @@ KERNEL_LOG_ENV = "SAFELAUNCH_KERNEL_LOG"
 QUERY = "index,name,temperature.gpu,ecc.errors.uncorrected.volatile.total,driver_version"
 TIMEOUT_S = 1.5
 XID = re.compile(r"NVRM: Xid \(([^)]*)\): (\d+)")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+"""nvidia-smi underlines ``topo -m``'s header with escape sequences, even into a pipe."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ def _run(args: list[str]) -> str | None:
         proc = subprocess.run([exe, *args], capture_output=True, text=True, timeout=TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return proc.stdout if proc.returncode == 0 else None
+    return ANSI.sub("", proc.stdout) if proc.returncode == 0 else None
 
 
 def _int(text: str) -> int | None:

@@ -137,8 +137,14 @@ def _init(r: Rank, dist: Any) -> str:
     backend = r.backend
     unless = [item[1] for item in r.inject if item[0] == "nccl-unless" and len(item) == 2]
     if backend == "nccl" and any(not os.environ.get(var) for var in unless):
-        raise RuntimeError("NCCL error: unhandled system error (injected; set "
-                           f"{', '.join(unless)} to pass)")
+        # The text and type of torch's C10D_NCCL_CHECK for ncclSystemError (NCCLUtils.hpp)
+        error_type = getattr(dist, "DistBackendError", RuntimeError)
+        raise error_type(
+            "NCCL error in: torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3690, unhandled "
+            "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.27.7\n"
+            "ncclSystemError: System call (e.g. socket, malloc) or external library call "
+            "failed or device error. \nLast error:\n(injected; set "
+            f"{', '.join(unless)} to pass)")
     if backend == "nccl" and os.environ.get(FAKE_NCCL_ENV):
         backend = "gloo"
     timeout = float(os.environ.get(TIMEOUT_ENV, "60"))

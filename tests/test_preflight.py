@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, safelaunch_cmd
-from safelaunch import preflight
+from safelaunch import gpu, preflight
 from safelaunch.preflight import PreflightInput, Status
 
 FAKE_SMI = str(FIXTURES / "fake-nvidia-smi")
@@ -82,7 +82,7 @@ def test_full_disk_fails(small_tmpfs):
 
 
 def test_low_open_file_limit_warns(tmp_path):
-    code = ("from pathlib import Path; from safelaunch import preflight as p; "
+    code = ("from pathlib import Path; from safelaunch import gpu, preflight as p; "
             "r = p.check_open_files(None); print(r.status.value)")
     out = subprocess.run(["bash", "-c", f"ulimit -n 1024 && {sys.executable} -c '{code}'"],
                          capture_output=True, text=True)
@@ -122,12 +122,19 @@ def test_cuda_visible_devices(tmp_path, fake_gpus):
     ({"FAKE_GPU_LINK": "SYS"}, "gpu topology", Status.WARN),
     ({"FAKE_GPU_LINK": "PHB"}, "gpu topology", Status.WARN),
     ({"FAKE_GPU_LINK": "PIX"}, "gpu topology", Status.PASS),
+    ({"FAKE_GPU_ECC": "na"}, "gpu health", Status.PASS),  # a GPU without ECC: [N/A]
 ])
 def test_gpu_health_and_topology(tmp_path, fake_gpus, env, name, status):
     for key, value in env.items():
         fake_gpus.setenv(key, value)
     report = preflight.run_checks(_inp(tmp_path, expect_gpus=True))
     assert _check(report, name).status is status
+
+
+def test_topology_reads_the_drivers_underlined_header(fake_gpus):
+    # nvidia-smi writes "\t\x1b[4mGPU0\tGPU1\tNIC0...\x1b[0m", NIC rows and legends
+    fake_gpus.setenv("FAKE_GPU_LINK", "NODE")
+    assert gpu.topology() == {(0, 0): "X", (0, 1): "NODE", (1, 0): "NODE", (1, 1): "X"}
 
 
 def test_xid_errors_in_kernel_log(tmp_path, fake_gpus):
