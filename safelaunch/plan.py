@@ -94,7 +94,7 @@ def build_plan(
     backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id
     local_store = uses_local_store(config)
     if local_store:
-        # What torchrun's run() does (torch >= 2.8 also without --standalone): a c10d store
+        # What torchrun's run() does (torch 2.13 also without --standalone): a c10d store
         # on a free port of this machine, the port chosen by the kernel, so no two jobs clash.
         backend, endpoint, rdzv_id = "c10d", LOCAL_STORE_ENDPOINT, run_id
     uses_master = backend == "static"

@@ -2,7 +2,8 @@
 
     python scripts/bench_launch.py [--repeat 5] [--lines 200000]
 
-1. launch overhead: a 2-rank 20-step job (examples/train_ddp.py), wall time ratio;
+1. launch overhead: a 2-rank 20-step job (examples/train_ddp.py) with the same arguments for
+   both launchers (``--standalone``; one node without a port; ``--master-port``), wall ratio;
 2. output throughput: 2 ranks x LINES lines, safelaunch vs ``torchrun --log-dir D --tee 3``,
    checking that every line is in the console capture and in the rank files of both;
 3. failure latency: from a rank's death to the launcher's exit.
@@ -57,12 +58,16 @@ def alternate(runs: dict[str, Callable[[], float]], repeat: int) -> dict[str, fl
     return {name: statistics.median(values) for name, values in times.items()}
 
 
-def bench_overhead(work: Path, repeat: int) -> tuple[float, float]:
+def bench_overhead(work: Path, repeat: int, form: list[str]) -> tuple[float, float]:
+    """The same 2-rank job, the same launcher arguments (``form``) for both."""
     job = [EXAMPLE, "--steps", "20"]
+
+    def args() -> list[str]:
+        return [a.replace("{port}", str(find_free_port())) for a in form] + job
+
     medians = alternate({
-        "torchrun": lambda: timed([*TORCHRUN, "--nproc-per-node", "2", "--master-port",
-                                   str(find_free_port()), *job], work)[0],
-        "safelaunch": lambda: timed([*SAFELAUNCH, "--nproc", "2", *job], work)[0],
+        "torchrun": lambda: timed([*TORCHRUN, *args()], work)[0],
+        "safelaunch": lambda: timed([*SAFELAUNCH, *args()], work)[0],
     }, repeat)
     return medians["torchrun"], medians["safelaunch"]
 
@@ -100,8 +105,8 @@ def bench_output(work: Path, repeat: int, lines: int) -> tuple[float, float, boo
         run_dir = work / "sl_run"
         shutil.rmtree(run_dir, ignore_errors=True)
         capture = work / "sl_console.txt"
-        wall, _ = timed([*SAFELAUNCH, "--nproc", "2", "--run-dir", str(run_dir), *job], work,
-                        capture)
+        wall, _ = timed([*SAFELAUNCH, "--nproc-per-node", "2", "--master-port",
+                         str(find_free_port()), "--run-dir", str(run_dir), *job], work, capture)
         checks["safelaunch"] &= _console_complete(capture.read_text().splitlines(), lines,
                                                   lambda r: f"[rank{r}] ")
         for rank in (0, 1):
@@ -126,7 +131,8 @@ def bench_failure(work: Path, repeat: int) -> tuple[float, float]:
     medians = alternate({
         "torchrun": lambda: latency([*TORCHRUN, "--nproc-per-node", "2", "--master-port",
                                      str(find_free_port())]),
-        "safelaunch": lambda: latency([*SAFELAUNCH, "--nproc", "2"]),
+        "safelaunch": lambda: latency([*SAFELAUNCH, "--nproc-per-node", "2", "--master-port",
+                                       str(find_free_port())]),
     }, repeat)
     return medians["torchrun"], medians["safelaunch"]
 
@@ -139,15 +145,20 @@ def main() -> None:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     with tempfile.TemporaryDirectory(prefix="bench-launch-") as tmp:
         work = Path(tmp)
-        tr, sl = bench_overhead(work, args.repeat)
-        rows = [("2-rank 20-step job, wall", tr, sl, sl / tr, "<= 1.10")]
+        rows = []
+        for label, form in (("--standalone", ["--standalone", "--nproc-per-node", "2"]),
+                            ("one node, no port", ["--nproc-per-node", "2"]),
+                            ("--master-port P", ["--nproc-per-node", "2", "--master-port",
+                                                 "{port}"])):
+            tr, sl = bench_overhead(work, args.repeat, form)
+            rows.append((f"20-step job, {label}", tr, sl, sl / tr, "<= 1.10"))
         tr_o, sl_o, tr_ok, sl_ok = bench_output(work, max(args.repeat // 2, 1), args.lines)
         rows.append((f"2 x {args.lines:,} lines, wall", tr_o, sl_o, sl_o / tr_o, "<= 1.00"))
         tr_f, sl_f = bench_failure(work, args.repeat)
         rows.append(("rank death -> launcher exit", tr_f, sl_f, sl_f / tr_f, "safelaunch <= 1 s"))
-    print(f"{'benchmark':<32} {'torchrun':>9} {'safelaunch':>11} {'ratio':>7}  target")
+    print(f"{'benchmark':<36} {'torchrun':>9} {'safelaunch':>11} {'ratio':>7}  target")
     for name, a, b, ratio, target in rows:
-        print(f"{name:<32} {a:>8.2f}s {b:>10.2f}s {ratio:>7.2f}  {target}")
+        print(f"{name:<36} {a:>8.2f}s {b:>10.2f}s {ratio:>7.2f}  {target}")
     print(f"every line in console and files: torchrun {'yes' if tr_ok else 'NO'}, "
           f"safelaunch {'yes' if sl_ok else 'NO'}")
 
