@@ -69,3 +69,20 @@ def test_last_line_without_newline_is_kept(run_safelaunch):
     assert run.returncode == 0
     assert run.stdout == "[rank0] no newline at the end\n"
     assert run.summary()["ranks"][0]["last_line"] == "no newline at the end"
+
+
+def test_torchs_own_rank_prefix_is_not_doubled(run_safelaunch, tmp_path):
+    # torch writes an uncaught exception of a rank as "[rank1]: Traceback ..." itself
+    script = tmp_path / "boom.py"
+    script.write_text("import torch.distributed as dist\n"
+                      "dist.init_process_group('gloo')\n"
+                      "print('plain line', flush=True)\n"
+                      "raise ValueError(f'boom on rank {dist.get_rank()}')\n")
+    run = run_safelaunch("run", "--no-preflight", "--no-minimal-test", "--nproc", "2",
+                         str(script))
+    assert run.returncode == 1, run.stderr[-2000:]
+    console = run.stdout + run.stderr
+    assert "[rank1]: ValueError: boom on rank 1" in console
+    assert "[rank1] [rank1]:" not in console and "[rank0] [rank0]:" not in console
+    assert "[rank1] plain line" in console  # lines without torch's prefix still get ours
+    assert "[rank1]: ValueError: boom on rank 1" in run.rank_log(1)

@@ -119,6 +119,8 @@ class _Stream:
     kind: str
     console: bool = True
     prefix: bytes = b""
+    own_prefix: bytes = b""
+    """torch's own ``[rank<N>]:`` (uncaught exceptions): such a line gets no second prefix."""
     copy_fd: int | None = None
     filter_fd: int | None = None
     filter_prefix: bytes = b""
@@ -185,6 +187,7 @@ class LogCollector:
             prefix = f"[rank{global_rank}] " if routes.prefix is None else routes.prefix
             streams.append(_Stream(
                 fd, keepalive, global_rank, kind, console=route.console, prefix=prefix.encode(),
+                own_prefix=f"[rank{global_rank}]:".encode() if routes.prefix is None else b"",
                 copy_fd=self._torch_file(route.copy_to),
                 filter_fd=self._torch_file(route.filtered_to),
                 filter_prefix=routes.filter_prefix.encode(),
@@ -274,8 +277,10 @@ class LogCollector:
             if chosen:
                 stream.filter_fd = self._write_torch_file(stream.filter_fd, b"".join(chosen))
         if stream.console and (self._console_ranks is None or rank in self._console_ranks):
-            prefix = stream.prefix
-            self._console(stream.kind, b"".join([prefix + line + b"\n" for line in lines]))
+            prefix, own = stream.prefix, stream.own_prefix
+            self._console(stream.kind, b"".join(
+                [(line if own and line.startswith(own) else prefix + line) + b"\n"
+                 for line in lines]))
 
     def _mask(self, line: bytes) -> bytes:
         for secret, replacement in self._secrets:
