@@ -15,6 +15,9 @@ def test_rank_state_relative_to_teardown():
     assert rank_state(-15, 2.5, 2.0) is RankState.STOPPED
     assert rank_state(0, 2.5, 2.0) is RankState.STOPPED
     assert rank_state(None, None, 2.0) is RankState.RUNNING
+    # failed on its own, a moment after the first failure, before safelaunch signalled it
+    assert rank_state(1, 2.5, None) is RankState.FAILED
+    assert rank_state(1, 2.5, 2.6) is RankState.FAILED
 
 
 def test_success():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 from conftest import FAULT
@@ -127,3 +128,21 @@ def test_max_restarts_restarts_then_reports(run_safelaunch, tmp_path):
     assert summary["attempts"] == 2 and summary["root_cause_rank"] == 1
     assert "restart 1 of the worker group" in run.rank_log(1)
     assert os.path.exists(run.run_dir / "summary.json")
+
+
+def test_ranks_that_fail_on_their_own_are_not_called_stopped(run_safelaunch, tmp_path):
+    # Both ranks hit the same error at the same moment; torch's agent (polling every 10 s)
+    # notices long after both exited, so safelaunch never signalled either of them.
+    script = tmp_path / "both_fail.py"
+    script.write_text(
+        "import os, time\n"
+        f"deadline = {time.time() + 15:.3f}\n"
+        "time.sleep(max(0.0, deadline - time.time()))\n"
+        "raise RuntimeError('same error on rank ' + os.environ['RANK'])\n")
+    run = run_safelaunch("run", "--no-preflight", "--no-minimal-test", "--nproc", "2",
+                         "--monitor-interval", "10", str(script), timeout=120)
+    assert run.returncode == 1, run.stderr[-2000:]
+    states = {r["global_rank"]: r["state"] for r in run.summary()["ranks"]}
+    assert set(states.values()) == {"failed"}, (states, run.stderr[-2000:])
+    assert "stopped by safelaunch" not in run.stderr
+    assert "1 more rank(s) failed after it" in run.stderr

@@ -99,11 +99,13 @@ def stop_processes(
     forced: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
+    on_signal: Callable[[int], None] = lambda pid: None,
 ) -> StopReport:
     """SIGTERM to everything ``find`` returns, SIGKILL to what is left after ``grace``.
 
     ``find`` is called again on every round, so a process forked during the shutdown is
-    stopped too; ``forced`` cuts the grace period short (a second Ctrl-C).
+    stopped too; ``forced`` cuts the grace period short (a second Ctrl-C); ``on_signal(pid)``
+    is told just before a process gets its first signal.
     """
     report = StopReport()
     deadline = clock() + grace
@@ -112,6 +114,7 @@ def stop_processes(
         if not alive:
             return report
         for pid in alive - report.terminated:
+            on_signal(pid)
             _signal(pid, signal.SIGTERM)
             report.terminated.add(pid)
         if clock() >= deadline or forced():

@@ -68,10 +68,13 @@ class RankOutcome:
 
 
 def rank_state(returncode: int | None, exited_at: float | None,
-               teardown_at: float | None) -> RankState:
+               signalled_at: float | None) -> RankState:
+    """``signalled_at``: when safelaunch sent the rank its first signal (None: never).  Only a
+    rank that exited after that is "stopped"; one that ended on its own first failed (or
+    succeeded) on its own, however close to another rank's failure."""
     if returncode is None or exited_at is None:
         return RankState.RUNNING
-    if teardown_at is not None and exited_at >= teardown_at:
+    if signalled_at is not None and exited_at >= signalled_at:
         return RankState.STOPPED
     return RankState.SUCCEEDED if returncode == 0 else RankState.FAILED
 

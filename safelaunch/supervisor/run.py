@@ -96,6 +96,8 @@ class Supervisor:
         """Ranks of the current attempt by global rank."""
         self._all_pids: set[int] = set()
         self._error_files: dict[tuple[int, int], Path] = {}
+        self._signalled_at: dict[int, float] = {}
+        """When safelaunch first signalled each process (monotonic clock)."""
         self.teardown_at: float | None = None
         self._stop = threading.Event()
         self.deferred_signal: int | None = None
@@ -171,7 +173,7 @@ class Supervisor:
                             grace_period_s=self.plan.config.grace_period)
         with self.signals_deferred():
             report = stop_processes(find, self.plan.config.grace_period,
-                                    forced=lambda: self._forced)
+                                    forced=lambda: self._forced, on_signal=self._signalling)
         self._events.record("teardown_finished", terminated=sorted(report.terminated),
                             killed=sorted(report.killed), unkillable=sorted(report.unkillable))
         if report.killed:
@@ -183,6 +185,9 @@ class Supervisor:
                 f"process(es) {sorted(report.unkillable)} survive SIGKILL (stuck in the "
                 "kernel, D state); the machine may need a reboot")
         self._collect_returncodes()
+
+    def _signalling(self, pid: int) -> None:
+        self._signalled_at.setdefault(pid, time.monotonic())
 
     # -- signals and exits -----------------------------------------------------------------
 
@@ -260,7 +265,7 @@ class Supervisor:
             exited_at = record.monotonic if record is not None else None
             if exited_at is None and returncode is not None:
                 exited_at = time.monotonic()
-            state = rank_state(returncode, exited_at, self.teardown_at)
+            state = rank_state(returncode, exited_at, self._signalled_at.get(rank.pid))
             runtime = (record.wall - rank.started_wall) if record is not None else None
             outcomes.append(RankOutcome(
                 global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
