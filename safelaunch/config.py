@@ -41,15 +41,13 @@ class NprocType(click.ParamType):  # type: ignore[type-arg]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value).strip()
-        if isinstance(value, bool):
-            self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got "
-                      f"{value!r}", param, ctx)
-        if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64):
-            return text
-        if isinstance(value, bool) or not text.isdigit() or int(text) < 1:
-            self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got "
-                      f"{value!r}", param, ctx)
-        return str(int(text))
+        if not isinstance(value, bool):
+            if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64):
+                return text
+            if text.isdigit() and int(text) >= 1:
+                return str(int(text))
+        self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got {value!r}",
+                  param, ctx)
 
 
 class NnodesType(click.ParamType):  # type: ignore[type-arg]

@@ -56,7 +56,7 @@ class Option(click.Option):
 
 
 _RUN_KWARGS: dict[str, dict[str, Any]] = {}
-TORCHRUN_DESTS: list[str] = []
+TORCHRUN_DESTS: set[str] = set()
 """Options that are torchrun's own (same name, same meaning, ``PET_*`` where torchrun has it)."""
 
 
@@ -66,7 +66,7 @@ def option(*names: str, dest: str, torchrun: str | None = None, pet: bool = True
     torchrun reads one for it: ``pet=False`` for the few it does not)."""
     _RUN_KWARGS.setdefault(dest, {"torchrun": torchrun, "pet": pet, **kwargs})
     if torchrun:
-        TORCHRUN_DESTS.append(dest)
+        TORCHRUN_DESTS.add(dest)
     envvars = [f"SAFELAUNCH_{dest.upper()}"]
     if torchrun and pet:
         envvars.append(f"PET_{torchrun.upper()}")

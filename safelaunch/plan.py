@@ -8,6 +8,7 @@ turn a missing or non-executable script into exit codes 127 and 126 before any r
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.machinery
 import importlib.util
 import os
@@ -151,11 +152,11 @@ _SWITCHES = ("module", "no_python", "run_path", "virtual_local_rank")
 
 
 def _passthrough_argv(config: RunConfig) -> list[str]:
-    defaults = RunConfig(script="-")
+    defaults = {f.name: f.default for f in dataclasses.fields(RunConfig)}
     argv = []
     for name in _FLAGS:
         value = getattr(config, name)
-        if value is not None and value != getattr(defaults, name):
+        if value is not None and value != defaults[name]:
             argv.append(f"--{name.replace('_', '-')}={value}")
     argv += [f"--{name.replace('_', '-')}" for name in _SWITCHES if getattr(config, name)]
     return argv

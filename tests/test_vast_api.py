@@ -19,7 +19,6 @@ from safelaunch.remote.vast import (
     accepts_connections,
     find_api_key,
     first_reachable,
-    ssh_address,
     ssh_choice,
 )
 
@@ -44,8 +43,8 @@ def test_waits_until_running_through_rate_limits(api):
     inst = api.wait_running(77, timeout=60, poll=0, notice=seen.append)
     assert inst["actual_status"] == "running"
     assert seen[0].startswith("instance 77 is being created")
-    assert ssh_address(inst) == SshAddress("203.0.113.9", 40022)
-    assert ssh_address(inst, prefer_direct=False) == SshAddress("ssh5.vast.ai", 33426)
+    assert ssh_choice(inst).address == SshAddress("203.0.113.9", 40022)
+    assert ssh_choice(inst, prefer_direct=False).address == SshAddress("ssh5.vast.ai", 33426)
     assert all("owner=me" in path for method, path, _ in FakeVast.calls if method == "GET")
 
 
@@ -115,7 +114,7 @@ def test_ports_while_loading_or_in_other_shapes_fall_back_to_the_proxy(ports):
 
 def test_port_list_of_the_openapi_schema():
     inst = {**PROXY, "ports": [{"PrivatePort": 22, "PublicPort": 40100, "Type": "tcp"}]}
-    assert ssh_address(inst) == SshAddress("198.51.100.7", 40100)
+    assert ssh_choice(inst).address == SshAddress("198.51.100.7", 40100)
 
 
 def test_jupyter_mode_uses_ssh_port_plus_one_as_vastai_ssh_url():

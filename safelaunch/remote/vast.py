@@ -158,10 +158,6 @@ class SshChoice:
     fallback: SshAddress | None = None
 
 
-def ssh_address(inst: dict[str, Any], prefer_direct: bool = True) -> SshAddress:
-    return ssh_choice(inst, prefer_direct).address
-
-
 def ssh_choice(inst: dict[str, Any], prefer_direct: bool = True) -> SshChoice:
     """Where to reach the instance's sshd, as the vastai CLI's ``ssh-url`` decides: the public
     IP and the host port mapped to 22 when there is one, else the VastAI proxy

@@ -115,9 +115,9 @@ class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
             out, err = self._supervision.rank_streams(attempt, global_rank, local_rank, routes)
             dest.stdouts[local_rank] = out
             dest.stderrs[local_rank] = err
-            error_file = None
-            if torch_dest is not None and torch_dest.error_files.get(local_rank) != os.devnull:
-                error_file = torch_dest.error_files.get(local_rank) or None
+            error_file = torch_dest.error_files.get(local_rank) if torch_dest else None
+            if error_file == os.devnull:  # --log-dir /dev/null: the run directory keeps it
+                error_file = None
             extra = self._supervision.rank_env(attempt, global_rank, error_file)
             env.update(extra)
             dest.error_files[local_rank] = extra.get("TORCHELASTIC_ERROR_FILE", "")
@@ -132,14 +132,13 @@ class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
         if torch_dest is None:
             return None if prefix is None else RankRoutes(prefix=prefix)
         streams = []
-        for files, tees, needles in ((torch_dest.stdouts, torch_dest.tee_stdouts,
-                                      self._filters[0]),
-                                     (torch_dest.stderrs, torch_dest.tee_stderrs,
-                                      self._filters[1])):
+        for files, tees, filtered, needles in (
+                (torch_dest.stdouts, torch_dest.tee_stdouts, torch_dest.filtered_stdout,
+                 self._filters[0]),
+                (torch_dest.stderrs, torch_dest.tee_stderrs, torch_dest.filtered_stderr,
+                 self._filters[1])):
             path = files.get(local_rank, "")
             teed = local_rank in tees
-            filtered = torch_dest.filtered_stdout if files is torch_dest.stdouts \
-                else torch_dest.filtered_stderr
             streams.append(StreamRoute(
                 console=path == "" or teed, copy_to=path or None,
                 filtered_to=filtered if teed and needles else None, needles=needles))
@@ -338,11 +337,8 @@ def run_engine(
     As torchrun's ``launch_agent`` does: the signals to handle are exported (the ranks see
     them and torch's process context stops the job on them), the events go to the chosen
     event log handler."""
-    user_logs = config.logs_specs if torch_logs else None
-    if isinstance(user_logs, SupervisedLogsSpecs):  # a restarted attempt of the same config
-        user_logs = user_logs._user
     config.logs_specs = SupervisedLogsSpecs(
-        supervision, run_dir, user_logs, role=config.role,
+        supervision, run_dir, config.logs_specs if torch_logs else None, role=config.role,
         prefix_template=getattr(config, "log_line_prefix_template", None),
         stdout_filters=getattr(config, "duplicate_stdout_filters", None),
         stderr_filters=getattr(config, "duplicate_stderr_filters", None))

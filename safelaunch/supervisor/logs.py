@@ -289,20 +289,14 @@ class LogCollector:
         return line
 
     def _write_file(self, rank: int, data: bytes) -> None:
-        fd = self._files[rank]
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(self._files[rank], data)
 
     @staticmethod
     def _write_torch_file(fd: int, data: bytes) -> int | None:
         """Write to one of torchrun's files; a failing one (disk full) is given up, never the
         run: the run directory keeps everything."""
-        view = memoryview(data)
         try:
-            while view:
-                view = view[os.write(fd, view):]
+            _write_all(fd, data)
         except OSError:
             return None
         return fd
@@ -326,3 +320,9 @@ class LogCollector:
         self._selector.close()
         os.close(self._wake_r)
         os.close(self._wake_w)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
