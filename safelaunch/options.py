@@ -266,7 +266,12 @@ class AbbreviatingCommand(click.Command):
     stops at the first argument that is not an option (SCRIPT) or at ``--``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        return super().parse_args(ctx, expand_abbreviations(args, self.params))
+        try:
+            expanded = expand_abbreviations(args, self.params)
+        except click.UsageError as exc:
+            exc.ctx = ctx  # the error names this command's --help
+            raise
+        return super().parse_args(ctx, expanded)
 
 
 def expand_abbreviations(args: list[str], params: list[click.Parameter]) -> list[str]:
