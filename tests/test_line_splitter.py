@@ -46,3 +46,30 @@ def test_any_chunking_gives_the_same_lines():
 def test_huge_line_in_many_chunks():
     chunks = [b"x" * 65536 for _ in range(64)] + [b"\n"]
     assert _split(chunks) == [b"x" * 65536 * 64]
+
+
+def _updates(chunks: list[bytes]) -> list[tuple[bytes, bool]]:
+    """Every line with whether it is a '\\r' update a terminal would draw over."""
+    splitter = LineSplitter()
+    out: list[tuple[bytes, bool]] = []
+    for chunk in chunks:
+        lines = splitter.feed(chunk)
+        if splitter.crlf_after_update:
+            out[-1] = (out[-1][0], False)
+        out += [(line, i in splitter.updates) for i, line in enumerate(lines)]
+    return out + [(line, False) for line in splitter.flush()]
+
+
+def test_carriage_return_segments_are_marked_as_updates():
+    assert _updates([b"\r 10%\r 20%", b"\r 30%\nnext\n"]) == [
+        (b" 10%", True), (b" 20%", True), (b" 30%", False), (b"next", False)]
+
+
+def test_trailing_carriage_return_style_bars():
+    # bars that write 'text\r' and end with '\r\n'
+    assert _updates([b" 10%\r", b" 20%\r", b"100%\r\n"]) == [
+        (b" 10%", True), (b" 20%", True), (b"100%", False)]
+
+
+def test_crlf_cut_between_reads_is_not_an_update():
+    assert _updates([b"abc\r", b"\ndef\n"]) == [(b"abc", False), (b"def", False)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import FAULT
+from conftest import FAULT, FIXTURES
 
 STAMP = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (out|err) ")
 
@@ -35,12 +35,30 @@ def test_flood_keeps_every_line_in_order(run_safelaunch):
         assert file_lines == expected
 
 
-def test_progress_bars_become_lines(run_safelaunch):
+def test_progress_bar_updates_are_collapsed_on_the_console(run_safelaunch):
     run = run_safelaunch("run", "--nproc", "1", FAULT, "--mode", "progress", "--rank", "0")
     assert run.returncode == 0
     err_lines = [line for line in run.stderr.splitlines() if line.startswith("[rank0]")]
-    assert err_lines == [f"[rank0] progress {p}%" for p in range(0, 101, 10)]
+    # the first update at once, then the final state; the updates between come faster than
+    # one per PROGRESS_INTERVAL
+    assert err_lines == ["[rank0] progress 0%", "[rank0] progress 100%"]
     assert "[rank0] after progress" in run.stdout
+    in_file = [line.split(" err ", 1)[1] for line in run.rank_log(0).splitlines()
+               if " err progress" in line]
+    assert in_file == [f"progress {p}%" for p in range(0, 101, 10)]
+
+
+def test_real_tqdm_bar_floods_neither_console_nor_loses_updates(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", str(FIXTURES / "tqdm_loop.py"), "40")
+    assert run.returncode == 0, run.stderr[-2000:]
+    for rank in (0, 1):
+        bars = [line for line in run.stderr.splitlines() if line.startswith(f"[rank{rank}] train:")]
+        assert 2 <= len(bars) <= 3, bars  # 2 s of updates: the first, at most one more, the last
+        assert "40/40" in bars[-1]
+        assert "0/40" in bars[0]
+        in_file = [line for line in run.rank_log(rank).splitlines() if " err train:" in line]
+        assert len(in_file) >= 41 and "40/40" in in_file[-1]
+        assert f"[rank{rank}] training done" in run.stdout
 
 
 def test_megabyte_line_stays_whole(run_safelaunch):

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import IO, Any
 
-from safelaunch.runtime import beatfile
+from safelaunch.runtime import beatfile, frames
 from safelaunch.runtime.imports import when_imported
 
 HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
@@ -197,15 +197,15 @@ def _wrap_collective(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     def collective(*args: Any, **kwargs: Any) -> Any:
         beat = _BEAT
         if beat is None or not beat.enabled or beat.in_collective:
-            return fn(*args, **kwargs)
+            return fn(*args, **kwargs)  # safelaunch's collective counter calls torch's
         beat.collective_enter(name)
         try:
-            return fn(*args, **kwargs)
+            return fn(*args, **kwargs)  # safelaunch's collective counter calls torch's
         finally:
             beat.collective_exit()
 
     collective.__safelaunch_wrapped__ = True  # type: ignore[attr-defined]
-    return collective
+    return frames.own(collective)
 
 
 def _with_default_timeout(fn: Callable[..., Any], seconds: float | None) -> Callable[..., Any]:
@@ -222,12 +222,12 @@ def _with_default_timeout(fn: Callable[..., Any], seconds: float | None) -> Call
         try:
             bound = signature.bind_partial(*args, **kwargs)
         except TypeError:
-            return fn(*args, **kwargs)
+            return fn(*args, **kwargs)  # safelaunch's default timeout calls torch's
         if bound.arguments.get("timeout") is None:
             bound.arguments["timeout"] = timedelta(seconds=seconds)
-        return fn(*bound.args, **bound.kwargs)
+        return fn(*bound.args, **bound.kwargs)  # safelaunch's default timeout calls torch's
 
-    return with_timeout
+    return frames.own(with_timeout)
 
 
 def _wrap_init(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -236,12 +236,12 @@ def _wrap_init(fn: Callable[..., Any]) -> Callable[..., Any]:
         beat = _BEAT
         if beat is not None:
             beat.init_state(beatfile.INIT_ENTERED)
-        result = fn(*args, **kwargs)
+        result = fn(*args, **kwargs)  # safelaunch's progress record calls torch's
         if beat is not None:
             beat.init_state(beatfile.INIT_DONE)
         return result
 
-    return init_process_group
+    return frames.own(init_process_group)
 
 
 def _collective_timeout() -> float | None:
@@ -287,9 +287,9 @@ def _patch_ddp(module: ModuleType) -> None:
         beat = _BEAT
         if beat is not None:
             beat.forward()
-        return forward(self, *args, **kwargs)
+        return forward(self, *args, **kwargs)  # safelaunch's forward counter calls DDP's
 
-    ddp.forward = counted_forward
+    ddp.forward = frames.own(counted_forward)
 
 
 # -- activation ------------------------------------------------------------------------------
@@ -319,6 +319,7 @@ def activate() -> bool:
             _P["stack_ready"](beat.mm, 1)
         except (OSError, ValueError, RuntimeError):
             pass
+    frames.install(when_imported)
     when_imported("torch.distributed.distributed_c10d", _patch_c10d)
     when_imported("torch.distributed", _patch_distributed_namespace)
     when_imported("torch.optim.optimizer", _patch_optimizer)

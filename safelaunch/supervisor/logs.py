@@ -5,7 +5,9 @@ stdout or stderr, exactly as it would open a log file.  One reader thread waits 
 them, cuts the bytes into whole lines (a ``\\r`` progress update counts as a line, a line of
 megabytes stays one line, bytes that are not UTF-8 pass through untouched), and writes each
 batch once to the rank's file (``rank<N>.log``, a UTC timestamp and the stream on every line)
-and once to the console (``[rank<N>] `` prefix).  The values of the launcher's secret
+and once to the console (``[rank<N>] `` prefix).  On the console, progress-bar updates are
+collapsed per stream: the first, then the latest at most every ``PROGRESS_INTERVAL`` seconds,
+and the bar's final state; the file keeps every update.  The values of the launcher's secret
 variables (API keys, tokens) are masked on the way.  Because the reader keeps a writing end of
 every FIFO open itself, a stream never reports end-of-file; ``stop`` drains what is left.
 """
@@ -25,20 +27,34 @@ from safelaunch.redact import REDACTED, process_secrets
 
 READ_SIZE = 1 << 16
 STREAMS = ("out", "err")
+PROGRESS_INTERVAL = 5.0
+"""Seconds between two progress-bar updates of one rank stream on the console."""
+_NO_UPDATES: frozenset[int] = frozenset()
 
 
 class LineSplitter:
-    """Turns a byte stream into complete lines, never cutting one in two."""
+    """Turns a byte stream into complete lines, never cutting one in two.
+
+    After each ``feed``, ``updates`` holds the indices of the returned lines that ended in a
+    lone ``\\r``: progress-bar updates a terminal would draw over.  ``crlf_after_update`` says
+    that the feed began with the ``\\n`` of a ``\\r\\n`` cut between two reads, so the
+    previous feed's last update was a finished line after all.
+    """
 
     def __init__(self) -> None:
         self._parts: list[bytes] = []
         self._skip_lf = False
+        self.updates: frozenset[int] | set[int] = _NO_UPDATES
+        self.crlf_after_update = False
 
     def feed(self, data: bytes) -> list[bytes]:
+        self.updates = _NO_UPDATES
+        self.crlf_after_update = False
         if self._skip_lf:
             self._skip_lf = False
             if data.startswith(b"\n"):
                 data = data[1:]
+                self.crlf_after_update = True
         if b"\n" not in data and b"\r" not in data:
             if data:
                 self._parts.append(data)
@@ -59,16 +75,25 @@ class LineSplitter:
         # A terminal shows each '\r' update (a progress bar) over the last one; in a log each
         # update becomes a line of its own and empty updates vanish.  '\r\n' is one line end.
         out: list[bytes] = []
+        updates: set[int] = set()
         for line in lines:
             if b"\r" in line:
-                out.extend(seg for seg in line.split(b"\r") if seg)
+                segments = [seg for seg in line.split(b"\r") if seg]
+                for seg in segments[:-1]:
+                    updates.add(len(out))
+                    out.append(seg)
+                out.extend(segments[-1:])
             else:
                 out.append(line)
         if b"\r" in tail:
             segments = tail.split(b"\r")
             tail = segments.pop()
-            out.extend(seg for seg in segments if seg)
+            for seg in segments:
+                if seg:
+                    updates.add(len(out))
+                    out.append(seg)
             self._skip_lf = tail == b""
+        self.updates = updates
         return out, tail
 
     def flush(self) -> list[bytes]:
@@ -126,6 +151,9 @@ class _Stream:
     filter_prefix: bytes = b""
     needles: tuple[bytes, ...] = ()
     splitter: LineSplitter = field(default_factory=LineSplitter)
+    held: bytes | None = None
+    """The latest progress-bar update not yet on the console."""
+    update_shown: float = float("-inf")
 
 
 class LogCollector:
@@ -222,13 +250,27 @@ class LogCollector:
     def _run(self) -> None:
         try:
             while not self._stopping:
-                for key, _ in self._selector.select():
+                for key, _ in self._selector.select(self._next_update_due()):
                     if key.data is None:
                         self._take_pending()
                     else:
                         self._read(key.data)
+                self._show_due_updates(time.monotonic())
         finally:
             self._finish()
+
+    def _next_update_due(self) -> float | None:
+        """Seconds until a held progress update is due on the console; None: none is held."""
+        held = [s.update_shown for s in self._streams if s.held is not None]
+        if not held:
+            return None
+        return max(0.0, min(held) + PROGRESS_INTERVAL - time.monotonic())
+
+    def _show_due_updates(self, now: float) -> None:
+        for stream in self._streams:
+            if stream.held is not None and now - stream.update_shown >= PROGRESS_INTERVAL:
+                line, stream.held, stream.update_shown = stream.held, None, now
+                self._to_console(stream, [line])
 
     def _take_pending(self) -> None:
         try:
@@ -277,10 +319,40 @@ class LogCollector:
             if chosen:
                 stream.filter_fd = self._write_torch_file(stream.filter_fd, b"".join(chosen))
         if stream.console and (self._console_ranks is None or rank in self._console_ranks):
-            prefix, own = stream.prefix, stream.own_prefix
-            self._console(stream.kind, b"".join(
-                [(line if own and line.startswith(own) else prefix + line) + b"\n"
-                 for line in lines]))
+            splitter = stream.splitter
+            if splitter.updates or splitter.crlf_after_update or stream.held is not None:
+                lines = self._collapse_updates(stream, lines, splitter.updates)
+            self._to_console(stream, lines)
+
+    def _collapse_updates(self, stream: _Stream, lines: list[bytes],
+                          updates: frozenset[int] | set[int]) -> list[bytes]:
+        """The console's share of ``lines``: every finished line, and of the progress-bar
+        updates the latest one at most every PROGRESS_INTERVAL (the rest are held back)."""
+        if stream.splitter.crlf_after_update and stream.held is not None:
+            lines, stream.held = [stream.held, *lines], None  # it was a finished line
+            updates = {i + 1 for i in updates}
+        now = time.monotonic()
+        shown: list[bytes] = []
+        for index, line in enumerate(lines):
+            if index not in updates:
+                stream.held = None  # a terminal draws this line over the update
+                shown.append(line)
+            elif not line.strip():
+                stream.held = None  # a bar erasing itself
+            elif now - stream.update_shown >= PROGRESS_INTERVAL:
+                stream.held, stream.update_shown = None, now
+                shown.append(line)
+            else:
+                stream.held = line
+        return shown
+
+    def _to_console(self, stream: _Stream, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        prefix, own = stream.prefix, stream.own_prefix
+        self._console(stream.kind, b"".join(
+            [(line if own and line.startswith(own) else prefix + line) + b"\n"
+             for line in lines]))
 
     def _mask(self, line: bytes) -> bytes:
         for secret, replacement in self._secrets:
@@ -310,6 +382,8 @@ class LogCollector:
             while self._read(stream):
                 pass
             self._emit(stream, stream.splitter.flush())
+            if stream.held is not None:  # the bar's final state
+                self._to_console(stream, [stream.held])
             self._selector.unregister(stream.fd)
             os.close(stream.fd)
             os.close(stream.keepalive_fd)

@@ -20,6 +20,7 @@ from safelaunch.supervisor.hangs import (
     find_stalls,
     step_limit,
 )
+from safelaunch.supervisor.result import RankProgress
 
 POLL_S = 0.5
 EARLY_EXIT_NOTICE_S = 10.0
@@ -56,6 +57,7 @@ class HeartbeatMonitor:
         self._stop = threading.Event()
         self._last_status = clock()
         self._last_status_steps: int | None = None
+        self._final: dict[int, RankProgress] = {}
         self._thread = threading.Thread(target=self._run, name="safelaunch-heartbeats",
                                         daemon=True)
 
@@ -67,10 +69,16 @@ class HeartbeatMonitor:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+        end = self._clock()
         with self._lock:
             for tracked in self._ranks.values():
+                self._final[tracked.rank] = _progress(self._view(tracked), tracked, end)
                 if tracked.mm is not None:
                     tracked.mm.close()
+
+    def progress(self) -> dict[int, RankProgress]:
+        """How far each rank of the last attempt got, as read once the job ended."""
+        return dict(self._final)
 
     def new_attempt(self, ranks: dict[int, tuple[int, Path]]) -> None:
         """Ranks of a (re)started worker group: global rank -> (pid, heartbeat file)."""
@@ -106,26 +114,32 @@ class HeartbeatMonitor:
 
     def _run(self) -> None:
         while not self._stop.wait(POLL_S):
-            views = self.views()
-            if not views:
-                continue
-            now = self._clock()
-            for view in views:
-                if view.beat is not None and view.beat.step > 0:
-                    self._intervals.observe(view.rank, view.beat.step, view.beat.step_time)
-            limit = step_limit(self._policy, self._intervals.longest)
-            self._announce_limit(limit)
-            self._early_exits(views, now)
-            self._status(views, now)
-            if self._enabled and not self._fired:
-                stalls = find_stalls(views, self._policy, limit, now)
-                if stalls:
-                    self._fired = True
-                    self._on_hang(stalls, views)
+            self.poll()
 
-    def _announce_limit(self, limit: float | None) -> None:
+    def poll(self) -> None:
+        """One reading of every rank: the status line, notices, and the hang check."""
+        views = self.views()
+        if not views:
+            return
+        now = self._clock()
+        for view in views:
+            if view.beat is not None and view.beat.step > 0:
+                self._intervals.observe(view.rank, view.beat.step, view.beat.step_time)
+        limit = step_limit(self._policy, self._intervals.longest)
+        self._announce_limit(limit, views)
+        self._early_exits(views, now)
+        self._status(views, now)
+        if self._enabled and not self._fired:
+            stalls = find_stalls(views, self._policy, limit, now)
+            if stalls:
+                self._fired = True
+                self._on_hang(stalls, views)
+
+    def _announce_limit(self, limit: float | None, views: list[RankView]) -> None:
         if limit is None or not self._enabled or self._policy.hang_timeout is not None:
             return
+        if not views or not all(v.alive for v in views):
+            return  # the limit no longer matters once ranks have begun to finish
         previous = self._announced_limit
         if previous is None or limit > previous * 1.2:
             self._announced_limit = limit
@@ -149,10 +163,13 @@ class HeartbeatMonitor:
                         "progressing, that is a hang")
 
     def _status(self, views: list[RankView], now: float) -> None:
-        if self._status_interval <= 0 or now - self._last_status < self._status_interval:
+        if self._status_interval <= 0:
             return
         beats = [v for v in views if v.alive and v.beat is not None]
         if not beats:
+            return
+        first = self._last_status_steps is None and any(v.step > 0 for v in beats)
+        if not first and now - self._last_status < self._status_interval:
             return
         slow = min(beats, key=lambda v: v.step)
         fast = max(beats, key=lambda v: v.step)
@@ -168,3 +185,20 @@ class HeartbeatMonitor:
             f"ago (rank {oldest.rank})" + (f", {metrics}" if metrics else ""))
         self._last_status = now
         self._last_status_steps = slow.step
+
+
+def _progress(view: RankView, tracked: _Tracked, end: float) -> RankProgress:
+    beat = view.beat
+    if beat is None or not beat.started:
+        return RankProgress(runtime_loaded=False)
+    until = tracked.exited_at if tracked.exited_at is not None else end
+    return RankProgress(
+        runtime_loaded=True, step=beat.step, collectives=beat.coll_count,
+        last_collective=beat.coll_name or None, in_collective=beat.in_coll,
+        process_group=PROCESS_GROUP_STATES.get(beat.init_state, "unknown"),
+        forward_passes=beat.forwards,
+        heartbeat_age_s=round(max(0.0, until - view.last_progress()), 3))
+
+
+PROCESS_GROUP_STATES = {beatfile.INIT_NONE: "never joined", beatfile.INIT_ENTERED: "joining",
+                        beatfile.INIT_DONE: "joined"}

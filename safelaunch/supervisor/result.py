@@ -33,6 +33,23 @@ class RunStatus(str, Enum):
     HUNG = "hung"
 
 
+@dataclass(frozen=True)
+class RankProgress:
+    """How far a rank got, from its heartbeat record as the job ended."""
+
+    runtime_loaded: bool
+    """False: the rank never loaded safelaunch's runtime (not Python, or it died first)."""
+    step: int = 0
+    collectives: int = 0
+    last_collective: str | None = None
+    in_collective: bool = False
+    process_group: str = "unknown"
+    """never joined | joining | joined: where the rank got with init_process_group."""
+    forward_passes: int = 0
+    heartbeat_age_s: float | None = None
+    """Seconds between the rank's last sign of progress and its exit (or the job's end)."""
+
+
 @dataclass
 class RankOutcome:
     global_rank: int
@@ -48,6 +65,7 @@ class RankOutcome:
     root_cause: bool = False
     exited_at: float | None = field(default=None, repr=False)
     """Monotonic time of the exit, for ordering only."""
+    progress: RankProgress | None = None
 
     @property
     def exit_label(self) -> str:
@@ -133,6 +151,23 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
                         "the worker group failed without a rank to blame" + stopped_note, None)
     return Decision(RunStatus.SUCCEEDED, exit_codes.SUCCESS,
                     f"all {len(ranks)} rank(s) succeeded", None)
+
+
+def solo_ranks_note(ranks: list[RankOutcome]) -> str | None:
+    """Several ranks ran to the end and none of them ever joined a process group: each
+    trained alone (a framework fell back to one process, or the script never calls
+    init_process_group).  None when that is not known to be so."""
+    progress = [r.progress for r in ranks]
+    if len(ranks) < 2 or not all(p is not None and p.runtime_loaded for p in progress):
+        return None
+    if any(p is None or p.process_group != "never joined" for p in progress):
+        return None
+    return (f"note: {len(ranks)} ranks ran, none joined a process group: each trained alone, "
+            "on its own copy of the model. The script never called init_process_group, or "
+            "its framework fell back to one process per rank (accelerate without a GPU needs "
+            "ACCELERATE_USE_CPU=true or --cpu; Lightning needs Trainer(strategy='ddp', "
+            "devices=N) and an accelerator that matches the machine; HF Trainer needs "
+            "the launcher's environment, not a hard-coded local_rank).")
 
 
 @dataclass

@@ -47,6 +47,7 @@ from safelaunch.supervisor.result import (
     RunStatus,
     decide,
     rank_state,
+    solo_ranks_note,
 )
 from safelaunch.supervisor.rundir import create_run_dir, write_json
 from safelaunch.supervisor.signals import handlers_installed
@@ -255,6 +256,7 @@ class Supervisor:
     # -- the outcome -------------------------------------------------------------------------
 
     def rank_outcomes(self) -> list[RankOutcome]:
+        progress = self.monitor.progress()
         outcomes = []
         for g in sorted(self.ranks):
             rank = self.ranks[g]
@@ -273,7 +275,7 @@ class Supervisor:
                 last_line=self._collector.last_line(g),
                 error=_read_error_file(self._error_files.get(
                     (rank.attempt, g), error_file_path(self.plan.run_dir, rank.attempt, g))),
-                exited_at=exited_at,
+                exited_at=exited_at, progress=progress.get(g),
             ))
         return outcomes
 
@@ -459,12 +461,14 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
         elif sup.deadline_hit and decision.root_cause is None:
             reason = f"stopped after the {plan.config.deadline_s:g}s time limit"
     culprits = sup.hang.culprits if sup.hang is not None else []
+    solo = solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED else None
     return RunOutcome(
         status=status, exit_code=code, reason=reason, run_id=plan.run_id,
         run_dir=str(plan.run_dir), ranks=ranks, hang=sup.hang.to_json() if sup.hang else None,
         root_cause_rank=root.global_rank if root is not None else (
             culprits[0] if len(culprits) == 1 else None),
         attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
+        notes=[solo] if solo else [],
     )
 
 

@@ -1,0 +1,94 @@
+"""The heartbeat monitor's notices, read from real heartbeat records on a fake clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from safelaunch.runtime import beatfile, rank
+from safelaunch.runtime.rank import Beat
+from safelaunch.supervisor.hangs import HangPolicy
+from safelaunch.supervisor.monitor import HeartbeatMonitor
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """One fake clock for the monitor and the ranks' runtime (both read time.monotonic)."""
+    fake = Clock()
+    monkeypatch.setattr(rank, "_monotonic", fake)
+    monkeypatch.setattr(rank.time, "monotonic", fake)
+    return fake
+
+
+def _monitor(tmp_path: Path, clock: Clock,
+             status_interval: float = 30.0) -> tuple[HeartbeatMonitor, list[Beat], list[str]]:
+    notices: list[str] = []
+    monitor = HeartbeatMonitor(HangPolicy(), status_interval, notices.append,
+                               lambda stalls, views: None, clock=clock)
+    beats, ranks = [], {}
+    for r in (0, 1):
+        path = tmp_path / f"beat{r}"
+        beatfile.create(path)
+        beats.append(Beat(beatfile.open_map(path, writable=True)))
+        ranks[r] = (1000 + r, path)
+    monitor.new_attempt(ranks)
+    return monitor, beats, notices
+
+
+def _steps(beats: list[Beat], clock: Clock, n: int, interval: float) -> None:
+    for _ in range(n):
+        clock.now += interval
+        for beat in beats:
+            beat.step()
+
+
+def test_first_status_line_once_steps_are_seen(tmp_path, clock):
+    monitor, beats, notices = _monitor(tmp_path, clock)
+    monitor.poll()
+    assert notices == []  # no step yet
+    _steps(beats, clock, 1, 0.1)
+    monitor.poll()
+    assert [n for n in notices if n.startswith("status: step 1")]
+    notices.clear()
+    _steps(beats, clock, 5, 0.1)
+    monitor.poll()
+    assert not [n for n in notices if n.startswith("status:")]  # then every 30 s
+    _steps(beats, clock, 300, 0.1)
+    monitor.poll()
+    assert [n for n in notices if n.startswith("status: step 306")]
+
+
+@pytest.mark.parametrize("rank_finishes", [False, True])
+def test_auto_limit_announced_only_while_every_rank_runs(tmp_path, clock, rank_finishes):
+    monitor, beats, notices = _monitor(tmp_path, clock)
+    for step in range(10):
+        _steps(beats, clock, 1, 2.0)
+        if step == 0 and rank_finishes:
+            monitor.rank_exited(1000, 0)  # a rank ends before the warm-up is over
+        monitor.poll()
+    announced = [n for n in notices if n.startswith("hang timeout 60s")]
+    assert bool(announced) is not rank_finishes
+
+
+def test_progress_is_read_once_the_job_ends(tmp_path, clock):
+    monitor, beats, _ = _monitor(tmp_path, clock)
+    _steps(beats, clock, 4, 0.5)
+    beats[1].collective_enter("all_reduce")
+    clock.now += 3.0
+    monitor.rank_exited(1000, 0)
+    clock.now += 7.0
+    monitor.stop()
+    progress = monitor.progress()
+    assert progress[0].step == 4 and progress[0].heartbeat_age_s == 3.0
+    assert progress[1].in_collective and progress[1].last_collective == "all_reduce"
+    assert progress[1].heartbeat_age_s == 10.0
+    assert progress[0].process_group == "never joined"

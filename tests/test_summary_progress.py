@@ -1,0 +1,48 @@
+"""summary.json says how far every rank got; the console shows progress early and notices
+only while they matter; ranks that never formed a process group are called out."""
+
+from __future__ import annotations
+
+from conftest import FIXTURES
+
+HANG = str(FIXTURES / "hang.py")
+
+
+def test_ranks_that_never_joined_a_process_group_are_called_out(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test", str(FIXTURES / "solo.py"))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "2 ranks ran, none joined a process group: each trained alone" in run.stderr
+    summary = run.summary()
+    assert any("none joined a process group" in note for note in summary["notes"])
+    for rank in summary["ranks"]:
+        assert rank["progress"]["process_group"] == "never joined"
+        assert rank["progress"]["step"] == 5
+
+
+def test_a_ddp_job_is_not_called_solo_and_shows_progress_early(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test", HANG, "slow",
+                         "--steps", "30", "--step-time", "0.1")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "none joined" not in run.stderr
+    # the default status interval is 30 s; the job takes ~4 s and still shows where it is
+    assert "[safelaunch] status: step " in run.stderr
+    summary = run.summary()
+    assert summary["notes"] == []
+    for rank in summary["ranks"]:
+        progress = rank["progress"]
+        assert progress["process_group"] == "joined"
+        assert progress["step"] == 30
+        assert progress["forward_passes"] == 30
+        assert progress["runtime_loaded"] is True
+        assert 0 <= progress["heartbeat_age_s"] < 5
+
+
+def test_failed_rank_records_how_far_it_got(run_safelaunch):
+    run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test",
+                         str(FIXTURES / "user_error.py"), "collective")
+    assert run.returncode == 1
+    for rank in run.summary()["ranks"]:
+        progress = rank["progress"]
+        assert progress["process_group"] == "joined"
+        assert progress["last_collective"] == "all_reduce"
+        assert progress["collectives"] >= 1
