@@ -75,7 +75,7 @@ def render_summary(outcome: RunOutcome) -> str:
     if outcome.attempts > 1:
         lines.append(f"the worker group ran {outcome.attempts} times (--max-restarts)")
     for note in outcome.notes:
-        lines.append(note)
+        lines += _wrap(note, width, "")
     lines.append(f"run directory: {display_path(outcome.run_dir)}")
     return "\n".join(lines) + "\n"
 

@@ -82,3 +82,15 @@ def test_sitecustomize_chains_to_the_one_it_shadows(tmp_path: Path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"PYTHONPATH": f"{boot}:{other}", "PATH": "/usr/bin:/bin"})
     assert out.stdout.split() == ["yes", "False"], out.stderr
+
+
+def test_every_collective_of_the_installed_torch_is_instrumented():
+    import torch.distributed.distributed_c10d as c10d
+
+    names = set(rank.collective_names(c10d))
+    # FSDP2's, the coalesced ones, point-to-point and the object collectives
+    assert {"all_gather_single", "reduce_scatter_single", "all_reduce_coalesced", "isend",
+            "irecv", "batch_isend_irecv", "send_object_list", "recv_object_list",
+            "all_gather_object", "monitored_barrier", "all_reduce", "barrier"} <= names
+    assert not names & {"init_process_group", "new_group", "get_rank", "get_world_size",
+                        "destroy_process_group", "is_initialized", "get_backend"}

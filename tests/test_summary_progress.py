@@ -3,6 +3,8 @@ only while they matter; ranks that never formed a process group are called out."
 
 from __future__ import annotations
 
+import os
+
 from conftest import FIXTURES
 
 HANG = str(FIXTURES / "hang.py")
@@ -46,3 +48,22 @@ def test_failed_rank_records_how_far_it_got(run_safelaunch):
         assert progress["process_group"] == "joined"
         assert progress["last_collective"] == "all_reduce"
         assert progress["collectives"] >= 1
+
+
+def test_accelerate_without_a_gpu_trains_alone_and_is_told_so(run_safelaunch):
+    script = str(FIXTURES / "accelerate_loop.py")
+    run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test", script)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "done: 1 process(es)" in run.stdout  # accelerate fell back to one process per rank
+    notes = " ".join(run.summary()["notes"])
+    assert "2 ranks ran, none ran a collective or a DDP forward pass" in notes
+    assert "ACCELERATE_USE_CPU=true" in notes
+
+
+def test_accelerate_on_cpu_is_a_real_ddp_job(run_safelaunch):
+    env = {**os.environ, "ACCELERATE_USE_CPU": "true"}
+    run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test",
+                         str(FIXTURES / "accelerate_loop.py"), env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "done: 2 process(es)" in run.stdout
+    assert run.summary()["notes"] == []

@@ -20,12 +20,13 @@ import faulthandler
 import functools
 import mmap
 import os
+import re
 import signal
 import struct
 import sys
 import time
 from collections.abc import Callable, Iterator
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import IO, Any
 
 from safelaunch.runtime import beatfile, frames
@@ -37,12 +38,27 @@ RANK_PID_ENV = "SAFELAUNCH_RANK_PID"
 COLLECTIVE_TIMEOUT_ENV = "SAFELAUNCH_COLLECTIVE_TIMEOUT"
 STACK_SIGNAL = signal.SIGRTMIN + 6 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
 
-COLLECTIVES = (
-    "all_reduce", "all_gather", "all_gather_into_tensor", "all_gather_object", "reduce_scatter",
-    "reduce_scatter_tensor", "broadcast", "broadcast_object_list", "reduce", "barrier",
-    "monitored_barrier", "all_to_all", "all_to_all_single", "gather", "gather_object",
-    "scatter", "scatter_object_list", "send", "recv", "batch_isend_irecv",
-)
+_P2P_OR_OBJECT = re.compile(r"(^|_)i?(send|recv)(_|$)|_object(_list)?$|barrier$")
+
+
+def collective_names(module: ModuleType) -> list[str]:
+    """Every collective and point-to-point function ``torch.distributed`` defines in this
+    torch version: the public functions that take ``async_op``, the object collectives,
+    send/recv in all their forms and the barriers."""
+    import inspect
+
+    names = []
+    for name, fn in list(vars(module).items()):
+        # type(), not isinstance(): deprecated module attributes warn when their class is read
+        if name.startswith("_") or type(fn) is not FunctionType or fn.__module__ != module.__name__:
+            continue
+        try:
+            takes_async = "async_op" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            takes_async = False
+        if takes_async or _P2P_OR_OBJECT.search(name):
+            names.append(name)
+    return sorted(names)
 
 
 def _packer(name: str) -> Callable[[mmap.mmap, Any], None]:
@@ -160,6 +176,8 @@ class Beat:
 
 _BEAT: Beat | None = None
 _STACK_FILE: IO[str] | None = None
+_COLLECTIVES: list[str] = []
+"""The functions instrumented in torch.distributed, once it is imported."""
 
 
 def heartbeat(step: int | None = None, **metrics: Any) -> None:
@@ -253,7 +271,8 @@ def _patch_c10d(module: ModuleType) -> None:
     # Patched where they are defined, before torch.distributed re-exports them, so every
     # spelling (dist.all_reduce, distributed_c10d.all_reduce, from-imports) sees the wrapper.
     timeout = _collective_timeout()
-    for name in COLLECTIVES:
+    _COLLECTIVES[:] = collective_names(module)
+    for name in _COLLECTIVES:
         fn = getattr(module, name, None)
         if callable(fn) and not getattr(fn, "__safelaunch_wrapped__", False):
             setattr(module, name, _wrap_collective(fn, name))
@@ -267,7 +286,7 @@ def _patch_distributed_namespace(module: ModuleType) -> None:
     c10d = sys.modules.get("torch.distributed.distributed_c10d")
     if c10d is None:
         return
-    for name in (*COLLECTIVES, "init_process_group", "new_group"):
+    for name in (*_COLLECTIVES, "init_process_group", "new_group"):
         if hasattr(module, name) and hasattr(c10d, name):
             setattr(module, name, getattr(c10d, name))
 

@@ -154,20 +154,27 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
 
 
 def solo_ranks_note(ranks: list[RankOutcome]) -> str | None:
-    """Several ranks ran to the end and none of them ever joined a process group: each
-    trained alone (a framework fell back to one process, or the script never calls
+    """Several ranks trained (optimizer steps) and none of them ever synchronised with the
+    others: no process group, or one that no collective and no DDP forward pass ever used.
+    Each trained alone (a framework fell back to one process, or the script never calls
     init_process_group).  None when that is not known to be so."""
     progress = [r.progress for r in ranks]
-    if len(ranks) < 2 or not all(p is not None and p.runtime_loaded for p in progress):
+    known = [p for p in progress if p is not None and p.runtime_loaded and p.step > 0]
+    if len(ranks) < 2 or len(known) != len(ranks):
         return None
-    if any(p is None or p.process_group != "never joined" for p in progress):
+    if all(p.process_group == "never joined" for p in known):
+        how = "none joined a process group"
+    elif all(p.collectives == 0 and p.forward_passes == 0 for p in known):
+        how = ("none ran a collective or a DDP forward pass (a process group was formed, "
+               "then never used)")
+    else:
         return None
-    return (f"note: {len(ranks)} ranks ran, none joined a process group: each trained alone, "
-            "on its own copy of the model. The script never called init_process_group, or "
-            "its framework fell back to one process per rank (accelerate without a GPU needs "
-            "ACCELERATE_USE_CPU=true or --cpu; Lightning needs Trainer(strategy='ddp', "
-            "devices=N) and an accelerator that matches the machine; HF Trainer needs "
-            "the launcher's environment, not a hard-coded local_rank).")
+    return (f"note: {len(ranks)} ranks ran, {how}: each trained alone, on its own copy of "
+            "the model. Likely causes: the script never wraps the model in "
+            "DistributedDataParallel or calls init_process_group; or its framework fell back "
+            "to one process (accelerate without a GPU needs ACCELERATE_USE_CPU=true or "
+            "`accelerate launch --cpu`; Lightning needs Trainer(strategy='ddp', devices=N) "
+            "with an accelerator this machine has).")
 
 
 @dataclass
