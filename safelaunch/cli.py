@@ -21,7 +21,9 @@ import click
 
 from safelaunch import __version__, exit_codes, options
 from safelaunch.config import (
+    Count,
     RunConfig,
+    Seconds,
     find_config_file,
     load_config_file,
     option_key,
@@ -125,7 +127,7 @@ def _topology_config(opts: dict[str, Any], script: str = "safelaunch.minimal_tes
 @options.apply(options.topology_options())
 @click.option("--backend", type=click.Choice(["auto", "nccl", "gloo"]), default="auto",
               show_default=True, help="NCCL where every rank has a GPU, else gloo.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True,
+@click.option("--timeout", type=Seconds(1), default=120.0, show_default=True,
               help="Seconds the whole test may take; it never hangs longer.")
 @click.option("--bandwidth", is_flag=True, help="Also measure all_reduce bandwidth, 1 KiB "
               "to 64 MiB (nccl-tests' algbw and busbw).")
@@ -255,7 +257,7 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
              context_settings={"allow_interspersed_args": False})
 @click.option("--host", default=None, metavar="HOST",
               help="An alias from ~/.ssh/config, or [USER@]HOST[:PORT].")
-@click.option("--vast-instance", type=click.IntRange(min=1), default=None, metavar="ID",
+@click.option("--vast-instance", type=Count(min=1, max=2**63 - 1), default=None, metavar="ID",
               help="A VastAI instance: its SSH address comes from the API (VAST_API_KEY or "
                    "the vastai CLI's key).")
 @click.option("-i", "--identity", multiple=True, type=click.Path(dir_okay=False),
@@ -282,11 +284,11 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 @click.option("--detach", is_flag=True, help="Return right after the start.")
 @click.option("--attach", "attach", is_flag=False, flag_value="", default=None,
               metavar="[RUN_ID]", help="Follow a job started earlier (the latest by default).")
-@click.option("--tail", type=click.IntRange(min=0), default=None, metavar="N",
+@click.option("--tail", type=Count(), default=None, metavar="N",
               help="With --attach: show only the last N lines so far, then follow.")
-@click.option("--reconnect-timeout", type=click.FloatRange(min=0), default=600.0,
+@click.option("--reconnect-timeout", type=Seconds(0), default=600.0,
               show_default=True, help="Seconds to keep reconnecting after the link drops.")
-@click.option("--vast-wait", type=click.FloatRange(min=0), default=600.0, show_default=True,
+@click.option("--vast-wait", type=Seconds(0), default=600.0, show_default=True,
               help="Seconds to wait for the VastAI instance to be running.")
 @click.option("--stop-after", is_flag=True, help="Stop the VastAI instance when the run ends.")
 @click.option("--destroy-after", is_flag=True,

@@ -9,6 +9,7 @@ against the option it mirrors, naming the key and its line when something is wro
 from __future__ import annotations
 
 import difflib
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -30,6 +31,44 @@ TOPOLOGY_FIELDS = ("nproc", "nnodes", "node_rank", "master_addr", "master_port",
                    "role", "virtual_local_rank", "collective_timeout")
 """The options that say where and how the ranks meet, shared by the job and its minimal test."""
 SHUTDOWN_TIMEOUT_ENV = "TORCH_ELASTIC_SHUTDOWN_TIMEOUT"
+MAX_SECONDS = 1e9
+"""Longest time any option takes (about 31 years): below every timer's own limit."""
+MAX_COUNT = 1_000_000
+"""Largest count (restarts, lines) any option takes."""
+MAX_LOCAL_PROCS = 4096
+MAX_RANK = 65535
+"""Largest rank (or node rank) an option may name."""
+
+
+class Seconds(click.FloatRange):
+    """A finite number of seconds in ``[min, MAX_SECONDS]``: never nan, inf or a boolean."""
+
+    name = "seconds"
+
+    def __init__(self, min: float = 0.0) -> None:
+        super().__init__(min=min, max=MAX_SECONDS)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, bool):
+            self.fail(f"must be a number of seconds, got {value!r}", param, ctx)
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"must be a finite number of seconds, got {value!r}", param, ctx)
+        return seconds
+
+
+class Count(click.IntRange):
+    """A whole number in ``[min, max]`` (never a boolean)."""
+
+    def __init__(self, min: int = 0, max: int = MAX_COUNT) -> None:
+        super().__init__(min=min, max=max)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            self.fail(f"must be a whole number, got {_shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class NprocType(click.ParamType):  # type: ignore[type-arg]
@@ -42,12 +81,13 @@ class NprocType(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value).strip()
         if not isinstance(value, bool):
-            if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64):
+            if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64
+                                       and not _is_number(text)):
                 return text
-            if text.isdigit() and int(text) >= 1:
+            if text.isdigit() and 1 <= int(text) <= MAX_LOCAL_PROCS:
                 return str(int(text))
-        self.fail(f"must be a positive integer or one of auto, gpu, cpu, xpu, got {value!r}",
-                  param, ctx)
+        self.fail(f"must be an integer from 1 to {MAX_LOCAL_PROCS} or one of auto, gpu, cpu, "
+                  f"xpu, got {_shown(value)}", param, ctx)
 
 
 class NnodesType(click.ParamType):  # type: ignore[type-arg]
@@ -58,8 +98,9 @@ class NnodesType(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = str(value).strip()
         parts = text.split(":")
-        if len(parts) > 2 or not all(p.isdigit() and int(p) >= 1 for p in parts):
-            self.fail(f"must be a positive integer or MIN:MAX, got {value!r}", param, ctx)
+        if len(parts) > 2 or not all(p.isdigit() and 1 <= int(p) <= MAX_RANK + 1 for p in parts):
+            self.fail(f"must be an integer from 1 to {MAX_RANK + 1} or MIN:MAX, got "
+                      f"{_shown(value)}", param, ctx)
         if len(parts) == 2 and int(parts[0]) > int(parts[1]):
             self.fail(f"MIN must not exceed MAX, got {value!r}", param, ctx)
         return text
@@ -87,8 +128,12 @@ class RankSetType(click.ParamType):  # type: ignore[type-arg]
             item = item.strip()
             lo, sep, hi = item.partition("-")
             if not lo.isdigit() or (sep and not hi.isdigit()):
-                self.fail(f"must be 'all' or ranks like 0,3 or 0-3, got {value!r}", param, ctx)
-            ranks.update(range(int(lo), int(hi if sep else lo) + 1))
+                self.fail(f"must be 'all' or ranks like 0,3 or 0-3, got {_shown(value)}",
+                          param, ctx)
+            first, last = int(lo), int(hi if sep else lo)
+            if max(first, last) > MAX_RANK:
+                self.fail(f"ranks go up to {MAX_RANK}, got {_shown(value)}", param, ctx)
+            ranks.update(range(first, last + 1))
         if not ranks:
             self.fail(f"names no rank: {value!r}", param, ctx)
         return frozenset(ranks)
@@ -108,9 +153,25 @@ class HangTimeoutType(click.ParamType):  # type: ignore[type-arg]
             seconds = float(text)
         except ValueError:
             seconds = -1.0
-        if isinstance(value, bool) or not seconds > 0:
-            self.fail(f"must be a number of seconds > 0, auto or off, got {value!r}", param, ctx)
+        if isinstance(value, bool) or not 0 < seconds <= MAX_SECONDS:
+            self.fail(f"must be a number of seconds > 0 (at most {MAX_SECONDS:g}), auto or off, "
+                      f"got {_shown(value)}", param, ctx)
         return seconds
+
+
+def _is_number(text: str) -> bool:
+    """``nan``, ``inf``, ``Infinity``: words that are numbers, never a device's name."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message: its repr, cut to a readable length."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass
@@ -175,13 +236,14 @@ class RunConfig:
             raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
         if self.node_rank < 0:
             raise UsageError(f"--node-rank must be >= 0, got {self.node_rank}")
-        if self.rdzv_backend == "static" and self.max_nodes > 1:
-            if self.min_nodes != self.max_nodes:
-                raise UsageError("an elastic --nnodes MIN:MAX needs --rdzv-backend c10d")
-            if self.node_rank >= self.max_nodes:
-                raise UsageError(
-                    f"--node-rank {self.node_rank} is out of range for --nnodes {self.nnodes}"
-                )
+        if self.rdzv_backend == "static" and self.max_nodes > 1 \
+                and self.min_nodes != self.max_nodes:
+            raise UsageError("an elastic --nnodes MIN:MAX needs --rdzv-backend c10d")
+        if self.node_rank >= self.max_nodes:
+            more = "; a job on several machines needs --nnodes too" if self.single_node else ""
+            raise UsageError(
+                f"--node-rank {self.node_rank} is out of range for --nnodes {self.nnodes} "
+                f"(node ranks go from 0 to {self.max_nodes - 1}){more}")
         if self.max_nodes > 1 and not (self.master_addr or self.rdzv_endpoint):
             raise UsageError(
                 "a multi-node job needs --master-addr (static) or --rdzv-endpoint (c10d) "

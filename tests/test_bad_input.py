@@ -87,3 +87,11 @@ def test_config_file_errors(run_safelaunch, tmp_path):
     cfg.write_text("nproc: [1\n")
     _one_line_error(run_safelaunch("run", FAULT), 2, "invalid YAML", "line")
     _one_line_error(run_safelaunch("run", "--config", "missing.yaml", FAULT), 2, "missing.yaml")
+
+
+def test_node_rank_outside_the_node_count(run_safelaunch):
+    _one_line_error(run_safelaunch("run", "--nproc", "2", "--node-rank", "1", FAULT), 2,
+                    "--node-rank 1 is out of range for --nnodes 1", "needs --nnodes")
+    _one_line_error(run_safelaunch("run", "--nnodes", "1:2", "--rdzv-backend", "c10d",
+                                   "--rdzv-endpoint", "localhost:1", "--node-rank", "2", FAULT),
+                    2, "--node-rank 2 is out of range")
