@@ -431,3 +431,34 @@ def test_a_flood_of_lines_arrives_whole_and_in_order(remote):
     assert code == 0, err
     assert [line for line in out.splitlines() if "] line " in line] == [
         f"[rank0] line {i}" for i in range(20000)]
+
+
+@pytest.mark.parametrize("mode, message", [
+    ("escape", "no safelaunch remote runs"),
+    ("shapes", "invalid run list"),
+    ("junk", "no safelaunch remote runs"),
+    ("exit_code", "invalid exit code"),
+    ("tar", "refused the run directory"),
+])
+def test_a_hostile_remote_cannot_write_outside_the_runs_folder(remote, tmp_path, mode, message):
+    evil_dir = tmp_path / "evil"
+    evil_dir.mkdir()
+    evil = evil_dir / "python"
+    evil.write_text(f"#!{sys.executable}\n" + (FIXTURES / "evil_python.py").read_text())
+    evil.chmod(0o755)
+    (evil_dir / "evil_mode").write_text(mode)
+    argv = remote.argv(attach="")
+    argv[argv.index("--remote-python") + 1] = str(evil)
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (2, 255), proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+    # nothing escaped, nothing half-extracted
+    assert not list(tmp_path.rglob("escape*"))
+    runs = remote.local / "safelaunch_runs"
+    assert not runs.exists() or not any(runs.iterdir()), list(runs.rglob("*"))
+
+
+def test_attach_refuses_a_run_id_that_is_a_path(remote):
+    code, _, err = remote.run(attach="../../etc")
+    assert code == 2 and "--attach takes a run id" in err

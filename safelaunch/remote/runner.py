@@ -20,6 +20,7 @@ import contextlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import tarfile
 import threading
@@ -34,6 +35,7 @@ import safelaunch
 from safelaunch import __version__
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, StartError, UsageError
+from safelaunch.remote import replies
 from safelaunch.remote.agent import extract
 from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
 from safelaunch.remote.ssh import (
@@ -224,11 +226,18 @@ class RemoteSession:
 
     def attach(self, run_id: str | None, tail: int | None = None) -> RemoteOutcome:
         job = self.job
+        if run_id is not None and not replies.is_run_id(run_id):
+            raise UsageError(f"--attach takes a run id like 20261123T142158Z-b7cb7d, got "
+                             f"{run_id[:40]!r}")
         conn = self.first_connect()
         try:
             agent = self.agent(conn)
-            jobs = agent.call("list", job.remote_dir).get("jobs") or []
-            where = f"{job.target.name}:{job.remote_dir}"
+            host = job.target.name
+            jobs, invalid = replies.run_list(agent.call("list", job.remote_dir), host)
+            where = f"{host}:{job.remote_dir}"
+            if invalid:
+                self.console.notice(f"ignored {invalid} run(s) with an invalid id or spec "
+                                    f"in the answer of {host}")
             if not jobs:
                 raise UsageError(f"no safelaunch remote runs in {where}")
             chosen = jobs[-1] if run_id is None else next(
@@ -237,14 +246,14 @@ class RemoteSession:
                 known = ", ".join(str(j.get("id")) for j in jobs[-5:])
                 raise UsageError(f"no run {run_id} in {where}; the latest there: {known}")
             ended = chosen.get("ended") or {}
-            state = (f"ended with exit code {ended['exit_code']}" if "exit_code" in ended
-                     else "running")
+            state = (f"ended with exit code {replies.exit_code(ended['exit_code'], host)}"
+                     if "exit_code" in ended else "running")
             self.console.notice(f"attaching to run {chosen['id']} on {job.target.name} "
                                 f"({state})")
             offset = 0
             if tail is not None:
-                offset = int(agent.call("tail", job.ctl(str(chosen["id"])), str(tail))
-                             .get("offset", 0))
+                offset = replies.offset(agent.call("tail", job.ctl(str(chosen["id"])),
+                                                   str(tail)).get("offset", 0), host)
             return self._see_through(agent, str(chosen["id"]),
                                      str(chosen["spec"]["run_dir"]), offset)
         finally:
@@ -298,7 +307,7 @@ class RemoteSession:
             raise RemoteError(f"the remote job {run_id} ended without an exit code (was the "
                               "machine restarted?)" + (f"; what it left is in {local}"
                                                        if local else ""))
-        code = int(end["exit_code"])
+        code = replies.exit_code(end["exit_code"], job.target.name)
         self.console.notice(f"remote run {run_id} on {job.target.name} exited with code {code}"
                             + (f"; its run directory is in {local}" if local else ""))
         return RemoteOutcome(override if override is not None else code, True, run_id, local)
@@ -334,18 +343,27 @@ class RemoteSession:
             self.console.notice(f"nothing to stop: {answer.get('why', 'unknown')}")
 
     def _fetch(self, follower: Follower, run_id: str, run_dir: str) -> Path | None:
-        """Copy the remote run directory (and the console) to ``local_runs/<id>``."""
-        destination = self.job.local_runs / run_id
+        """Copy the remote run directory (and the console) to ``local_runs/<id>`` (or
+        ``<id>.2``... when an earlier copy is there: nothing local is overwritten).  The copy
+        is unpacked aside and moved into place whole; a tar that tries to leave it is refused
+        (``RemoteError``) and nothing of it is kept."""
+        if not replies.is_run_id(run_id):
+            raise RemoteError(f"refusing the run id {run_id[:40]!r}: not a safelaunch run id")
+        self.job.local_runs.mkdir(parents=True, exist_ok=True)
         for attempt in (1, 2):
+            staging = self.job.local_runs / f".{run_id}.partial-{os.getpid()}"
             try:
                 chan = follower.agent.open("send", run_dir, f"{follower.ctl}/console.log")
                 try:
                     chan.shutdown_write()
-                    extract(ChannelReader(chan, 60.0), str(destination))  # type: ignore[arg-type]
+                    extract(ChannelReader(chan, 60.0), str(staging))  # type: ignore[arg-type]
                 finally:
                     chan.close()
-                return destination
-            except (RemoteError, tarfile.TarError, ValueError, *LINK_ERRORS) as exc:
+                return _move_into_place(staging, self.job.local_runs / run_id)
+            except (tarfile.TarError, ValueError) as exc:
+                raise RemoteError(f"refused the run directory {self.job.target.name} sent "
+                                  f"back ({exc}); nothing of it was kept") from exc
+            except (RemoteError, *LINK_ERRORS) as exc:
                 error: BaseException = exc
                 if attempt == 2:
                     break
@@ -353,8 +371,24 @@ class RemoteSession:
                     follower.reconnect()
                 except RemoteError:
                     break
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
         self.console.notice(f"could not copy the run directory {run_dir} back: {error}")
         return None
+
+
+def _move_into_place(staging: Path, destination: Path) -> Path:
+    """Rename ``staging`` to ``destination``, or to the first free ``destination.N``."""
+    for n in range(1, 1000):
+        target = destination if n == 1 else destination.with_name(f"{destination.name}.{n}")
+        try:
+            staging.rename(target)  # fails on an existing non-empty directory or a file
+        except OSError:
+            if target.exists() or target.is_symlink():
+                continue
+            raise
+        return target
+    raise RemoteError(f"too many copies of {destination.name} already")
 
 
 @contextlib.contextmanager

@@ -67,6 +67,8 @@ class Follower:
                     errors += chan.recv_stderr(READ_CHUNK)
                     heard = self.clock()
                     *lines, errors = errors.split(b"\n")
+                    if len(errors) > MAX_PENDING:  # no control line is that long: junk
+                        errors = b""
                     for line in lines:
                         end = self._control(line)
                         if end is not None:  # stdout data sent before it has arrived
