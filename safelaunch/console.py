@@ -33,7 +33,7 @@ class Console:
             return
         sys.stderr.flush()
         real = os.dup(self._fds["err"])
-        log = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        log = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         previous = self._fds["err"]
         os.dup2(log, previous)
         os.close(log)

@@ -1,21 +1,68 @@
 """Keeping secrets out of everything safelaunch writes or prints.
 
-A variable whose name contains one of ``SECRET_NAME_WORDS`` has its value replaced; the values
-of such variables are also masked wherever they appear inside other text.
+A variable whose name contains one of ``SECRET_NAME_WORDS`` (or ends in one of
+``SECRET_NAME_ENDINGS``) has its value replaced; the values of such variables are also masked
+wherever they appear inside other text.  Whatever the names, text is also masked by shape:
+the password of a URL (``postgres://user:PASSWORD@host``) and the well-known token formats
+(GitHub, Hugging Face, OpenAI-style ``sk-``, AWS access key ids, Slack, JWTs).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 SECRET_NAME_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL")
+SECRET_NAME_ENDINGS = ("_PAT", "_PASS", "_AUTH")
 REDACTED = "<redacted>"
 MIN_SECRET_LEN = 6
+
+_TOKEN_SHAPES = (
+    r"gh[pousr]_[A-Za-z0-9]{30,}",  # GitHub tokens
+    r"github_pat_[A-Za-z0-9_]{30,}",  # GitHub fine-grained tokens
+    r"hf_[A-Za-z0-9]{30,}",  # Hugging Face
+    r"sk-[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
+    r"(?:AKIA|ASIA)[0-9A-Z]{16}",  # AWS access key ids
+    r"xox[abposr]-[A-Za-z0-9-]{10,}",  # Slack
+    r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # JWTs
+)
+# scheme://user:PASSWORD@host: group 1 keeps scheme and user, group 2 is the password
+_URL_PASSWORD = r"([A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*:)([^\s/@]+)(?=@)"
+_SHAPES = re.compile(f"{_URL_PASSWORD}|(?<![A-Za-z0-9_])(?:{'|'.join(_TOKEN_SHAPES)})")
+_SHAPES_BYTES = re.compile(_SHAPES.pattern.encode())
 
 
 def is_secret_name(name: str) -> bool:
     upper = name.upper()
-    return any(word in upper for word in SECRET_NAME_WORDS)
+    return (any(word in upper for word in SECRET_NAME_WORDS)
+            or upper.endswith(SECRET_NAME_ENDINGS))
+
+
+def _shape_replacement(match: re.Match[str]) -> str:
+    return f"{match[1]}{REDACTED}" if match[1] else REDACTED
+
+
+def _shape_replacement_bytes(match: re.Match[bytes]) -> bytes:
+    return (match[1] or b"") + REDACTED.encode()
+
+
+def mask_shapes(text: str) -> str:
+    """``text`` with URL passwords and well-known token formats masked."""
+    return _SHAPES.sub(_shape_replacement, text)
+
+
+_HINTS = (b"://", b"hp_", b"ho_", b"hu_", b"hs_", b"hr_", b"_pat_", b"hf_", b"sk-", b"AKIA",
+          b"ASIA", b"xox", b"eyJ")
+"""A secret-shaped string holds one of these: plain substring tests (memchr speed) spare the
+regular expression almost every log line."""
+
+
+def has_shapes(data: bytes) -> bool:
+    return any(hint in data for hint in _HINTS) and _SHAPES_BYTES.search(data) is not None
+
+
+def mask_shapes_bytes(data: bytes) -> bytes:
+    return _SHAPES_BYTES.sub(_shape_replacement_bytes, data)
 
 
 def redact_env(env: Mapping[str, str]) -> dict[str, str]:
@@ -36,10 +83,11 @@ def secret_values(env: Mapping[str, str]) -> list[str]:
 
 
 def mask(text: str, secrets: list[str]) -> str:
+    """``text`` with the given secret values and every secret-shaped string masked."""
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
-    return text
+    return mask_shapes(text)
 
 
 _PROCESS_SECRETS: list[str] | None = None

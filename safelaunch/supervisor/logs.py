@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from safelaunch.redact import REDACTED, process_secrets
+from safelaunch.redact import REDACTED, has_shapes, mask_shapes_bytes, process_secrets
 
 READ_SIZE = 1 << 16
 STREAMS = ("out", "err")
@@ -199,7 +199,7 @@ class LogCollector:
         streams: list[_Stream] = []
         if global_rank not in self._files:
             self._files[global_rank] = os.open(
-                self.log_path(global_rank), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644
+                self.log_path(global_rank), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
             )
         if attempt > 0:
             marker = f"=== safelaunch: restart {attempt} of the worker group ===\n"
@@ -305,8 +305,9 @@ class LogCollector:
         if not lines:
             return
         rank = stream.global_rank
-        if self._secrets:
-            lines = [self._mask(line) for line in lines]
+        shapes = has_shapes(b"\n".join(lines))
+        if self._secrets or shapes:
+            lines = [self._mask(line, shapes) for line in lines]
         head = utc_stamp(time.time()) + (b" out " if stream.kind == "out" else b" err ")
         self._write_file(rank, b"".join([head + line + b"\n" for line in lines]))
         for line in reversed(lines):
@@ -354,11 +355,11 @@ class LogCollector:
             [(line if own and line.startswith(own) else prefix + line) + b"\n"
              for line in lines]))
 
-    def _mask(self, line: bytes) -> bytes:
+    def _mask(self, line: bytes, shapes: bool) -> bytes:
         for secret, replacement in self._secrets:
             if secret in line:
                 line = line.replace(secret, replacement)
-        return line
+        return mask_shapes_bytes(line) if shapes and has_shapes(line) else line
 
     def _write_file(self, rank: int, data: bytes) -> None:
         _write_all(self._files[rank], data)

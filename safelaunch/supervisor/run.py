@@ -28,7 +28,7 @@ from safelaunch.config import RunConfig
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan, check_entrypoint, port_taken
-from safelaunch.redact import redact_env
+from safelaunch.redact import mask, process_secrets, redact_env
 from safelaunch.report import display_path
 from safelaunch.runtime import beatfile
 from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, STACK_FILE_ENV
@@ -49,7 +49,12 @@ from safelaunch.supervisor.result import (
     rank_state,
     solo_ranks_note,
 )
-from safelaunch.supervisor.rundir import create_run_dir, write_json
+from safelaunch.supervisor.rundir import (
+    create_run_dir,
+    make_private,
+    mask_files,
+    write_json,
+)
 from safelaunch.supervisor.signals import handlers_installed
 
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
@@ -285,7 +290,7 @@ def _read_error_file(path: Path) -> str | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         message = data.get("message", {})
         text = message.get("message") if isinstance(message, dict) else str(message)
-        return str(text).strip() or None
+        return mask(str(text), process_secrets()).strip() or None
     except (OSError, ValueError, AttributeError):
         return None
 
@@ -437,6 +442,8 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
             reaper.done()
             shutil.rmtree(fifo_dir, ignore_errors=True)
             _remove_empty(plan.run_dir / "stacks")
+            mask_files(plan.run_dir / "errors")
+            make_private(plan.run_dir)
     with sup.signals_deferred():
         outcome = _outcome(plan, sup, result, error, prep.argv, started, time.monotonic() - t0)
         _finish(prep, outcome)

@@ -21,6 +21,7 @@ import contextlib
 import errno
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
                     f"earlier logs are overwritten"
                 )
         run_dir.mkdir(parents=True, exist_ok=True)
+        run_dir.chmod(0o700)  # it holds the environment and the ranks' output: the user's only
         (run_dir / "errors").mkdir(exist_ok=True)
         (run_dir / "stacks").mkdir(exist_ok=True)
         probe = run_dir / ".write-test"
@@ -72,8 +74,42 @@ def _point_latest(runs_root: Path, run_dir: Path) -> None:
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write atomically, so a reader never sees half a file."""
-    tmp = path.with_name(path.name + ".tmp")
+    """Write atomically (a reader never sees half a file), secrets masked, for the user only."""
     text = mask(json.dumps(data, indent=2, default=str), process_secrets())
-    tmp.write_text(text + "\n", encoding="utf-8")
+    write_private(path, (text + "\n").encode("utf-8"))
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace ``path`` atomically with ``data``, readable by the user only."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
     os.replace(tmp, path)
+
+
+def make_private(run_dir: Path, limit: int = 100_000) -> None:
+    """Files of the run directory for the user only (ranks and torch create some with their
+    own mode; the directory itself is already 0700)."""
+    for count, path in enumerate(run_dir.rglob("*")):
+        if count >= limit:
+            break
+        with contextlib.suppress(OSError):
+            mode = path.lstat().st_mode
+            if stat.S_ISREG(mode) and mode & 0o077:
+                path.chmod(stat.S_IMODE(mode) & 0o700)
+
+
+def mask_files(folder: Path) -> None:
+    """Mask secrets in the files the ranks wrote themselves (torch's @record error reports)."""
+    secrets = process_secrets()
+    for path in folder.glob("*.json"):
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            text = path.read_text(encoding="utf-8")
+            masked = mask(text, secrets)
+            if masked != text:
+                write_private(path, masked.encode("utf-8"))
