@@ -64,6 +64,9 @@ class Supervision(Protocol):
     def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
         """(global rank, local rank, pid) of every rank of a new attempt."""
 
+    def rendezvous_created(self, handler: object) -> None:
+        """torch's rendezvous handler, before the agent waits in it."""
+
     def stop_requested(self) -> bool:
         """True once the supervisor wants the job stopped (a hang)."""
 
@@ -361,6 +364,7 @@ def run_engine(
         raise
     except Exception as exc:
         raise start_error(exc, config) from exc
+    supervision.rendezvous_created(rdzv_handler)
     spec_kwargs = {
         "role": config.role, "local_world_size": config.nproc_per_node, "entrypoint": cmd,
         "args": tuple(cmd_args), "rdzv_handler": rdzv_handler,

@@ -1,0 +1,294 @@
+"""The supervisor: the engine's ``Supervision``.  It keeps track of the ranks of every
+attempt (their streams, environment, heartbeat records, exits), judges hangs through the
+heartbeat monitor, and stops the job when asked, never signalling a process that is not the
+job's."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from safelaunch.console import Console
+from safelaunch.plan import LaunchPlan
+from safelaunch.redact import mask, process_secrets
+from safelaunch.report import display_path
+from safelaunch.runtime import beatfile
+from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, STACK_FILE_ENV
+from safelaunch.supervisor import stacks
+from safelaunch.supervisor.events import EventLog
+from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
+from safelaunch.supervisor.hangs import HangPolicy, HangReport, RankView, Stall, analyze
+from safelaunch.supervisor.logs import LogCollector, RankRoutes
+from safelaunch.supervisor.monitor import HeartbeatMonitor
+from safelaunch.supervisor.processes import JOB_ID_ENV, is_alive, job_processes, stop_processes
+from safelaunch.supervisor.reaper import ReaperHandle
+from safelaunch.supervisor.rendezvous import RendezvousWatch
+from safelaunch.supervisor.result import (
+    RankOutcome,
+    RankState,
+    rank_state,
+)
+from safelaunch.supervisor.signals import handlers_installed
+
+RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
+BOOT_DIR = Path(__file__).resolve().parent.parent / "runtime" / "boot"
+
+
+def error_file_path(run_dir: Path, attempt: int, global_rank: int) -> Path:
+    return run_dir / "errors" / f"attempt{attempt}-rank{global_rank}.json"
+
+
+@dataclass
+class _Rank:
+    global_rank: int
+    local_rank: int
+    pid: int
+    attempt: int
+    started_wall: float
+    returncode: int | None = None
+
+
+class Supervisor:
+    """Keeps track of the ranks of every attempt and stops the job when asked."""
+
+    def __init__(self, plan: LaunchPlan, console: Console, collector: LogCollector,
+                 watcher: ExitWatcher, reaper: ReaperHandle, events: EventLog,
+                 work_dir: Path, extra_env: dict[str, str] | None = None) -> None:
+        self.plan = plan
+        self._work_dir = work_dir
+        self._extra_env = dict(extra_env or {})
+        self.deadline_hit = False
+        cfg = plan.config
+        policy = HangPolicy(
+            hang_timeout=cfg.hang_timeout if isinstance(cfg.hang_timeout, float) else None,
+            startup_timeout=cfg.startup_timeout)
+        self.monitor = HeartbeatMonitor(policy, cfg.status_interval, console.notice,
+                                        self.on_hang, enabled=cfg.hang_timeout != "off")
+        self.hang: HangReport | None = None
+        self._console = console
+        self._collector = collector
+        self._watcher = watcher
+        self._reaper = reaper
+        self._events = events
+        self.attempt = 0
+        self.ranks: dict[int, _Rank] = {}
+        """Ranks of the current attempt by global rank."""
+        self._all_pids: set[int] = set()
+        self._error_files: dict[tuple[int, int], Path] = {}
+        self._signalled_at: dict[int, float] = {}
+        """When safelaunch first signalled each process (monotonic clock)."""
+        self.teardown_at: float | None = None
+        self._stop = threading.Event()
+        self.deferred_signal: int | None = None
+        self._forced = False
+        self.rendezvous: RendezvousWatch | None = None
+        self._rdzv_handler: weakref.ReferenceType[object] | None = None
+
+    # -- Supervision, called by the engine --------------------------------------------------
+
+    def rank_streams(self, attempt: int, global_rank: int, local_rank: int,
+                     routes: RankRoutes | None = None) -> tuple[str, str]:
+        if self.rendezvous is not None and not self.rendezvous.done():
+            threading.Event().wait()  # a signal ends the run from the watch thread: no rank
+        return self._collector.add_rank(attempt, global_rank, local_rank, routes)
+
+    def rendezvous_created(self, handler: object) -> None:
+        # A weak reference: the handler owns the rendezvous store (for static, the TCPStore
+        # server on the master port), which must go away with the engine's own references,
+        # or the next launch on that port (training after the minimal test) meets a stale one.
+        try:
+            self._rdzv_handler = weakref.ref(handler)
+        except TypeError:
+            self._rdzv_handler = None
+
+    def rendezvous_handler(self) -> object:
+        """torch's rendezvous handler while the engine holds it, else None."""
+        return self._rdzv_handler() if self._rdzv_handler is not None else None
+
+    def heartbeat_file(self, attempt: int, global_rank: int) -> Path:
+        return self._work_dir / f"a{attempt}-rank{global_rank}.hb"
+
+    def rank_env(self, attempt: int, global_rank: int,
+                 error_file: str | None = None) -> dict[str, str]:
+        run_dir = self.plan.run_dir
+        beat = self.heartbeat_file(attempt, global_rank)
+        beatfile.create(beat)
+        # torchrun's --log-dir decides where the rank writes its error report; else the run dir
+        error_file = error_file or str(error_file_path(run_dir, attempt, global_rank))
+        self._error_files[(attempt, global_rank)] = Path(error_file)
+        env = {
+            **self._extra_env,
+            JOB_ID_ENV: self.plan.run_id,
+            RUN_DIR_ENV: str(run_dir),
+            "TORCHELASTIC_ERROR_FILE": error_file,
+            HEARTBEAT_FILE_ENV: str(beat),
+            STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
+        }
+        if self.plan.config.collective_timeout is not None:
+            env[COLLECTIVE_TIMEOUT_ENV] = f"{self.plan.config.collective_timeout:g}"
+        return env
+
+    def workers_started(self, attempt: int, workers: list[tuple[int, int, int]]) -> None:
+        now = time.time()
+        self.attempt = attempt
+        self.teardown_at = None
+        self.ranks = {g: _Rank(g, lr, pid, attempt, now) for g, lr, pid in workers}
+        self.monitor.new_attempt(
+            {g: (pid, self.heartbeat_file(attempt, g)) for g, _, pid in workers})
+        for _, _, pid in workers:
+            self._all_pids.add(pid)
+            self._watcher.watch(pid)
+            self._reaper.add_pid(pid)
+        self._events.record("workers_started", attempt=attempt,
+                            ranks={g: pid for g, _, pid in workers})
+        if attempt > 0:
+            self._console.notice(f"restart {attempt}: started {len(workers)} rank(s) again")
+
+    def deadline_reached(self) -> None:
+        """From a timer thread: the job ran past ``deadline_s``; stop it."""
+        self.deadline_hit = True
+        self._events.record("deadline_reached", seconds=self.plan.config.deadline_s)
+        self._stop.set()
+
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
+
+    def stop_job(self, death_sig: signal.Signals) -> None:
+        def find() -> set[int]:
+            return job_processes(self.plan.run_id, self._all_pids)
+
+        alive = {pid for pid in find() if is_alive(pid)}
+        if not alive:
+            self._collect_returncodes()
+            return
+        if self.teardown_at is None:
+            self.teardown_at = time.monotonic()
+        self._events.record("teardown_started", processes=sorted(alive),
+                            grace_period_s=self.plan.config.grace_period)
+        with self.signals_deferred():
+            report = stop_processes(find, self.plan.config.grace_period,
+                                    forced=lambda: self._forced, on_signal=self._signalling)
+        self._events.record("teardown_finished", terminated=sorted(report.terminated),
+                            killed=sorted(report.killed), unkillable=sorted(report.unkillable))
+        if report.killed:
+            self._console.notice(
+                f"{len(report.killed)} process(es) ignored SIGTERM for "
+                f"{self.plan.config.grace_period:g}s and were killed with SIGKILL")
+        if report.unkillable:
+            self._console.notice(
+                f"process(es) {sorted(report.unkillable)} survive SIGKILL (stuck in the "
+                "kernel, D state); the machine may need a reboot")
+        self._collect_returncodes()
+
+    def _signalling(self, pid: int) -> None:
+        self._signalled_at.setdefault(pid, time.monotonic())
+
+    # -- signals and exits -----------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def signals_deferred(self) -> Iterator[None]:
+        """While cleaning up, a signal is only recorded; a second one skips the grace period."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def record(signum: int, frame: FrameType | None) -> None:
+            if self.deferred_signal is None:
+                self.deferred_signal = signum
+            else:
+                self._forced = True
+
+        with handlers_installed(record):
+            yield
+
+    def on_exit(self, record: ExitRecord) -> None:
+        rank = next((r for r in self.ranks.values() if r.pid == record.pid), None)
+        if rank is None:
+            return
+        rank.returncode = record.returncode
+        self.monitor.rank_exited(record.pid, record.returncode)
+        self._events.record("rank_exited", rank=rank.global_rank, pid=record.pid,
+                            returncode=record.returncode, attempt=rank.attempt)
+        if record.returncode not in (0, None) and self.teardown_at is None:
+            outcome = RankOutcome(rank.global_rank, rank.local_rank, rank.pid,
+                                  RankState.FAILED, record.returncode, None)
+            self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
+                                 "stopping the job")
+
+    def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
+        """From the monitor thread: explain, capture stacks, then ask the engine to stop."""
+        report = analyze(views, stalls)
+        self._console.notice(report.headline)
+        for line in report.findings:
+            self._console.notice(f"  {line}")
+        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
+        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
+        method, files = stacks.capture({g: (pids[g], ready[g]) for g in pids},
+                                       self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        report.stack_method = method
+        report.stack_files = {g: str(path) for g, path in files.items()}
+        for g, path in sorted(files.items()):
+            report.stacks[g] = stacks.top_frames(path.read_text(errors="replace"))
+        self._console.notice(f"stacks of {len(files)} rank(s) captured with {method} in "
+                             f"{display_path(self.plan.run_dir / 'stacks')}")
+        self._events.record("hang_detected", **report.to_json())
+        self.hang = report
+        self._stop.set()
+
+    def _collect_returncodes(self) -> None:
+        for rank in self.ranks.values():
+            record = self._watcher.record(rank.pid)
+            if record is not None and record.returncode is not None:
+                rank.returncode = record.returncode
+
+    def set_returncode(self, pid: int, returncode: int | None) -> None:
+        for rank in self.ranks.values():
+            if rank.pid == pid and rank.returncode is None:
+                rank.returncode = returncode
+
+    # -- the outcome -------------------------------------------------------------------------
+
+    def rank_outcomes(self) -> list[RankOutcome]:
+        progress = self.monitor.progress()
+        outcomes = []
+        for g in sorted(self.ranks):
+            rank = self.ranks[g]
+            record = self._watcher.record(rank.pid)
+            returncode = rank.returncode
+            if record is not None and record.returncode is not None:
+                returncode = record.returncode
+            exited_at = record.monotonic if record is not None else None
+            if exited_at is None and returncode is not None:
+                exited_at = time.monotonic()
+            state = rank_state(returncode, exited_at, self._signalled_at.get(rank.pid))
+            runtime = (record.wall - rank.started_wall) if record is not None else None
+            outcomes.append(RankOutcome(
+                global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
+                returncode=returncode, runtime_s=None if runtime is None else round(runtime, 3),
+                last_line=self._collector.last_line(g),
+                error=_read_error_file(self._error_files.get(
+                    (rank.attempt, g), error_file_path(self.plan.run_dir, rank.attempt, g))),
+                exited_at=exited_at, progress=progress.get(g),
+            ))
+        return outcomes
+
+
+def _read_error_file(path: Path) -> str | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        message = data.get("message", {})
+        text = message.get("message") if isinstance(message, dict) else str(message)
+        return mask(str(text), process_secrets()).strip() or None
+    except (OSError, ValueError, AttributeError):
+        return None
