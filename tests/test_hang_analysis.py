@@ -93,3 +93,19 @@ def test_collective_mismatch_and_fewer_forwards():
     assert report.culprits == [1] and "mismatch" in report.findings[-1]
     report = analyze([view(0, forwards=11), view(1, forwards=10)], [])
     assert report.culprits == [1]
+
+
+def test_process_state_names_the_stopped_rank_whatever_the_counters_say():
+    from safelaunch.supervisor.hangs import RankView, Stall, analyze
+
+    views = [RankView(0, True, 0.0), RankView(1, True, 0.0), RankView(2, True, 0.0)]
+    stalls = [Stall(r, 12.0, 10.0, "hang timeout") for r in (0, 1, 2)]
+    for letter, word in (("T", "stopped"), ("D", "uninterruptible sleep"), ("Z", "zombie")):
+        report = analyze(views, stalls, {0: "S", 1: letter, 2: "S"})
+        assert report.culprits == [1]
+        assert any(f.startswith(f"rank 1 is {'a ' if letter == 'Z' else ''}") and word in f
+                   for f in report.findings), report.findings
+        assert report.hint is None
+    # every rank stopped (the whole job paused): no single culprit from the state
+    report = analyze(views, stalls, {0: "T", 1: "T", 2: "T"})
+    assert not any("state T" in f for f in report.findings)

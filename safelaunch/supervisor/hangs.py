@@ -166,6 +166,8 @@ class HangReport:
     stacks: dict[int, list[str]] = field(default_factory=dict)
     stack_method: str = ""
     stack_files: dict[int, str] = field(default_factory=dict)
+    stack_missing: dict[int, str] = field(default_factory=dict)
+    """Ranks whose stack could not be read, and why."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -189,16 +191,47 @@ def _counts(views: list[RankView]) -> str:
                      f"{v.beat.coll_count if v.beat else 0} collectives" for v in views)
 
 
-def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
+STATE_WORDS = {"T": "stopped (state T: SIGSTOP, Ctrl-Z, a paused container or a debugger)",
+               "t": "stopped by a debugger (state t)",
+               "D": "in uninterruptible sleep (state D: blocked in the kernel, usually on I/O "
+                    "such as a network filesystem or a failing disk)",
+               "Z": "a zombie (state Z: it has exited and was not reaped yet)"}
+
+
+def process_letter(status: str | None) -> str | None:
+    """psutil's status word as the kernel's one-letter process state (T, t, D, Z...)."""
+    return {"stopped": "T", "tracing-stop": "t", "disk-sleep": "D", "zombie": "Z",
+            "running": "R", "sleeping": "S", "idle": "I"}.get(status or "")
+
+
+def _state_rule(alive: list[RankView], states: dict[int, str]) -> tuple[list[RankView], str]:
+    """Ranks that cannot progress whatever the others do: stopped, stuck in the kernel, or
+    dead but not reaped; the evidence is the kernel's own process state."""
+    for letters in (("T", "t"), ("Z",), ("D",)):
+        stuck = [v for v in alive if states.get(v.rank) in letters]
+        if stuck and len(stuck) < len(alive):
+            word = STATE_WORDS[states[stuck[0].rank]]
+            one = len(stuck) == 1
+            return stuck, (f"{'rank' if one else 'ranks'} {_names(stuck)} "
+                           f"{'is' if one else 'are'} {word}; the other rank(s) wait for "
+                           f"{'it' if one else 'them'}")
+    return [], ""
+
+
+def analyze(views: list[RankView], stalls: list[Stall],
+            states: dict[int, str] | None = None) -> HangReport:
+    """``states``: the kernel's process state letter of each live rank (T, D, Z, R, S)."""
     alive = [v for v in views if v.alive]
     waiting = [v for v in alive if v.in_collective]
     outside = [v for v in alive if not v.in_collective]
     exited = [v for v in views if not v.alive]
     findings = [f"rank {s.rank} made no progress for {s.silent_s:.0f}s ({s.limit_name} "
                 f"{s.limit_s:.0f}s)" for s in stalls]
-    culprits: list[RankView] = []
+    culprits, finding = _state_rule(alive, states or {})
+    if finding:
+        findings.append(finding)
     uneven = False
-    if exited and alive:
+    if exited and alive and not culprits:
         culprits = exited
         findings.append(f"rank(s) {_names(exited)} exited while rank(s) {_names(alive)} still "
                         "needed them")
@@ -253,5 +286,7 @@ def analyze(views: list[RankView], stalls: list[Stall]) -> HangReport:
         culprits=sorted(v.rank for v in culprits),
         findings=findings,
         hint=UNEVEN_HINT if uneven else None,
-        ranks=[v.describe() for v in views],
+        ranks=[v.describe() + (f" (process state {states[v.rank]})"
+                               if states and v.alive and v.rank in states else "")
+               for v in views],
     )

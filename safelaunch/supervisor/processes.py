@@ -62,6 +62,15 @@ def job_processes(job_id: str, roots: Iterable[int], exclude: Iterable[int] = ()
     return found - skip
 
 
+def process_status(pid: int) -> str | None:
+    """psutil's status word for ``pid`` (``stopped``, ``disk-sleep``, ``zombie``...); None
+    when it is gone or cannot be read."""
+    try:
+        return str(psutil.Process(pid).status())
+    except psutil.Error:
+        return None
+
+
 def is_alive(pid: int) -> bool:
     """Whether ``pid`` still runs; a zombie counts as gone.  Never reaps a child."""
     try:
@@ -100,12 +109,14 @@ def stop_processes(
     sleep: Callable[[float], None] = time.sleep,
     clock: Callable[[], float] = time.monotonic,
     on_signal: Callable[[int], None] = lambda pid: None,
+    wake: bool = False,
 ) -> StopReport:
     """SIGTERM to everything ``find`` returns, SIGKILL to what is left after ``grace``.
 
     ``find`` is called again on every round, so a process forked during the shutdown is
     stopped too; ``forced`` cuts the grace period short (a second Ctrl-C); ``on_signal(pid)``
-    is told just before a process gets its first signal.
+    is told just before a process gets its first signal; ``wake`` sends SIGCONT after the
+    SIGTERM, so a stopped process (state T) can act on it.
     """
     report = StopReport()
     deadline = clock() + grace
@@ -116,6 +127,8 @@ def stop_processes(
         for pid in alive - report.terminated:
             on_signal(pid)
             _signal(pid, signal.SIGTERM)
+            if wake:
+                _signal(pid, signal.SIGCONT)
             report.terminated.add(pid)
         if clock() >= deadline or forced():
             break

@@ -26,10 +26,23 @@ from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, 
 from safelaunch.supervisor import stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
-from safelaunch.supervisor.hangs import HangPolicy, HangReport, RankView, Stall, analyze
+from safelaunch.supervisor.hangs import (
+    HangPolicy,
+    HangReport,
+    RankView,
+    Stall,
+    analyze,
+    process_letter,
+)
 from safelaunch.supervisor.logs import LogCollector, RankRoutes
 from safelaunch.supervisor.monitor import HeartbeatMonitor
-from safelaunch.supervisor.processes import JOB_ID_ENV, is_alive, job_processes, stop_processes
+from safelaunch.supervisor.processes import (
+    JOB_ID_ENV,
+    is_alive,
+    job_processes,
+    process_status,
+    stop_processes,
+)
 from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.rendezvous import RendezvousWatch
 from safelaunch.supervisor.result import (
@@ -40,6 +53,8 @@ from safelaunch.supervisor.result import (
 from safelaunch.supervisor.signals import handlers_installed
 
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
+HUNG_GRACE_S = 2.0
+"""Seconds between SIGTERM (with SIGCONT) and SIGKILL for a job judged hung."""
 BOOT_DIR = Path(__file__).resolve().parent.parent / "runtime" / "boot"
 
 
@@ -174,17 +189,19 @@ class Supervisor:
             return
         if self.teardown_at is None:
             self.teardown_at = time.monotonic()
-        self._events.record("teardown_started", processes=sorted(alive),
-                            grace_period_s=self.plan.config.grace_period)
+        grace = self.plan.config.grace_period
+        if self.hang is not None:  # stacks are saved: a hung job gets no long goodbye
+            grace = min(grace, HUNG_GRACE_S)
+        self._events.record("teardown_started", processes=sorted(alive), grace_period_s=grace)
         with self.signals_deferred():
-            report = stop_processes(find, self.plan.config.grace_period,
-                                    forced=lambda: self._forced, on_signal=self._signalling)
+            report = stop_processes(find, grace, forced=lambda: self._forced,
+                                    on_signal=self._signalling, wake=self.hang is not None)
         self._events.record("teardown_finished", terminated=sorted(report.terminated),
                             killed=sorted(report.killed), unkillable=sorted(report.unkillable))
         if report.killed:
             self._console.notice(
-                f"{len(report.killed)} process(es) ignored SIGTERM for "
-                f"{self.plan.config.grace_period:g}s and were killed with SIGKILL")
+                f"{len(report.killed)} process(es) ignored SIGTERM for {grace:g}s and were "
+                "killed with SIGKILL")
         if report.unkillable:
             self._console.notice(
                 f"process(es) {sorted(report.unkillable)} survive SIGKILL (stuck in the "
@@ -228,20 +245,26 @@ class Supervisor:
 
     def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
         """From the monitor thread: explain, capture stacks, then ask the engine to stop."""
-        report = analyze(views, stalls)
+        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
+        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
+        states = {g: letter for g, pid in pids.items()
+                  if (letter := process_letter(process_status(pid))) is not None}
+        report = analyze(views, stalls, states)
         self._console.notice(report.headline)
         for line in report.findings:
             self._console.notice(f"  {line}")
-        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
-        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
-        method, files = stacks.capture({g: (pids[g], ready[g]) for g in pids},
-                                       self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        method, files, missing = stacks.capture(
+            {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
+            self.plan.run_dir / "stacks", self.plan.config.stack_dump)
         report.stack_method = method
         report.stack_files = {g: str(path) for g, path in files.items()}
+        report.stack_missing = {g: why for g, why in missing.items()}
         for g, path in sorted(files.items()):
             report.stacks[g] = stacks.top_frames(path.read_text(errors="replace"))
-        self._console.notice(f"stacks of {len(files)} rank(s) captured with {method} in "
-                             f"{display_path(self.plan.run_dir / 'stacks')}")
+        self._console.notice(f"stacks of {len(files)} of {len(pids)} rank(s) captured with "
+                             f"{method} in {display_path(self.plan.run_dir / 'stacks')}")
+        for g, why in sorted(missing.items()):
+            self._console.notice(f"  no stack for rank {g}: {why}")
         self._events.record("hang_detected", **report.to_json())
         self.hang = report
         self._stop.set()

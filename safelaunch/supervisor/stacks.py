@@ -44,19 +44,24 @@ def is_library_frame(path: str) -> bool:
         os.path.exists(os.path.join(root, path)) for root in LIBRARY_ROOTS)
 
 
-def _py_spy(pid: int, out: Path) -> bool:
+def _py_spy(pid: int, out: Path, stopped: bool) -> str | None:
+    """Dump with py-spy; None on success, else why not.  A stopped process (state T) cannot
+    be paused by py-spy, so it is read as it is (``--nonblocking``): it does not move."""
     exe = shutil.which("py-spy")
     if exe is None:
-        return False
+        return "py-spy is not installed"
+    command = [exe, "dump", "--pid", str(pid)] + (["--nonblocking"] if stopped else [])
     try:
-        proc = subprocess.run([exe, "dump", "--pid", str(pid)], capture_output=True,
-                              timeout=PY_SPY_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+        proc = subprocess.run(command, capture_output=True, timeout=PY_SPY_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return f"py-spy did not answer within {PY_SPY_TIMEOUT_S:g}s"
+    except OSError as exc:
+        return f"py-spy could not run: {exc.strerror}"
     if proc.returncode != 0 or not proc.stdout.strip():
-        return False
+        error = proc.stderr.decode(errors="replace").strip().splitlines()
+        return "py-spy failed: " + (error[0][:200] if error else f"exit {proc.returncode}")
     out.write_bytes(proc.stdout)
-    return True
+    return None
 
 
 def _signal_dump(pid: int, stack_file: Path) -> bool:
@@ -76,37 +81,55 @@ def _signal_dump(pid: int, stack_file: Path) -> bool:
     return stack_file.exists() and stack_file.stat().st_size > before
 
 
-def capture(ranks: dict[int, tuple[int, bool]], stack_dir: Path,
-            method: str = "auto") -> tuple[str, dict[int, Path]]:
-    """Dump every rank's stacks; ``ranks`` maps global rank -> (pid, signal handler ready).
+def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
+            method: str = "auto") -> tuple[str, dict[int, Path], dict[int, str]]:
+    """Dump every rank's stacks; ``ranks`` maps global rank -> (pid, signal handler ready,
+    process stopped).
 
-    Returns the method used ("py-spy", "signal", "py-spy+signal" or "none") and the files.
+    Returns the method used ("py-spy", "signal", "py-spy+signal" or "none"), the files, and
+    for each rank without a stack the reason.
     """
     stack_dir.mkdir(parents=True, exist_ok=True)
     files: dict[int, Path] = {}
+    missing: dict[int, str] = {}
     used: set[str] = set()
     lock = threading.Lock()
 
-    def one(rank: int, pid: int, ready: bool) -> None:
+    def one(rank: int, pid: int, ready: bool, stopped: bool) -> None:
+        reasons = []
         spy_file = stack_dir / f"rank{rank}.py-spy.txt"
-        if method in ("auto", "py-spy") and _py_spy(pid, spy_file):
-            with lock:
-                files[rank] = spy_file
-                used.add("py-spy")
-            return
+        if method in ("auto", "py-spy"):
+            why = _py_spy(pid, spy_file, stopped)
+            if why is None:
+                with lock:
+                    files[rank] = spy_file
+                    used.add("py-spy")
+                return
+            reasons.append(why)
         sig_file = stack_dir / f"rank{rank}.txt"
-        if method in ("auto", "signal") and ready and _signal_dump(pid, sig_file):
-            with lock:
-                files[rank] = sig_file
-                used.add("signal")
+        if method in ("auto", "signal"):
+            if stopped:
+                reasons.append("a stopped process cannot run its stack-dump signal handler")
+            elif not ready:
+                reasons.append("the rank runtime's signal handler is not loaded")
+            elif _signal_dump(pid, sig_file):
+                with lock:
+                    files[rank] = sig_file
+                    used.add("signal")
+                return
+            else:
+                reasons.append(f"no dump within {SIGNAL_WAIT_S:g}s of the signal (the rank "
+                               "holds the interpreter lock in native code)")
+        with lock:
+            missing[rank] = "; ".join(reasons) or "stack dumps are turned off"
 
-    threads = [threading.Thread(target=one, args=(rank, pid, ready), daemon=True)
-               for rank, (pid, ready) in ranks.items()]
+    threads = [threading.Thread(target=one, args=(rank, *info), daemon=True)
+               for rank, info in ranks.items()]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(PY_SPY_TIMEOUT_S + SIGNAL_WAIT_S + 1)
-    return ("+".join(sorted(used)) or "none"), files
+    return ("+".join(sorted(used)) or "none"), files, missing
 
 
 _SPY_FRAME = re.compile(r"^\s+(\S.*?) \((.+?):(\d+)\)\s*$")
