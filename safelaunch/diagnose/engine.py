@@ -91,6 +91,8 @@ def _exit_label(returncode: int | None, logs: LogSet) -> str | None:
 def _applies(rule: Rule, logs: LogSet) -> bool:
     if rule.facts and not set(rule.facts) <= logs.facts:
         return False
+    if set(rule.unless) & logs.facts:
+        return False
     signal = logs.root_signal
     if rule.signals and signal is not None and signal not in rule.signals:
         return False

@@ -16,7 +16,8 @@ import yaml
 
 from safelaunch.errors import ConfigError
 
-KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed"}
+KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed", "oom_record",
+               "sigkill_not_oom"}
 _SPECIAL = set(".^$*+?{}[]|()")
 
 
@@ -37,6 +38,8 @@ class Rule:
     signals: list[str] = field(default_factory=list)
     exit_codes: list[int] = field(default_factory=list)
     facts: list[str] = field(default_factory=list)
+    unless: list[str] = field(default_factory=list)
+    """Facts that rule this cause out (the OOM killer, when no OOM record exists)."""
     consequence: bool = False
     pattern_optional: bool = False
 
@@ -82,7 +85,7 @@ def keyword(pattern: str) -> str | None:
 def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     known = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
-             "explain", "fixes", "pattern_optional"}
+             "explain", "fixes", "pattern_optional", "unless"}
     unknown = set(raw) - known
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -97,14 +100,17 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
             raise ConfigError(f"{where}: bad pattern {text!r}: {exc}") from exc
         patterns.append(Pattern(regex, keyword(text), text.startswith("(?i)")))
     facts = list(raw.get("facts") or [])
-    if set(facts) - KNOWN_FACTS:
-        raise ConfigError(f"{where}: unknown fact(s) {sorted(set(facts) - KNOWN_FACTS)}")
+    unless = list(raw.get("unless") or [])
+    if set(facts + unless) - KNOWN_FACTS:
+        raise ConfigError(f"{where}: unknown fact(s) "
+                          f"{sorted(set(facts + unless) - KNOWN_FACTS)}")
     if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
     return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
                 fixes=[str(f) for f in raw["fixes"]], patterns=patterns,
                 signals=list(raw.get("signals") or []),
                 exit_codes=[int(c) for c in raw.get("exit_codes") or []], facts=facts,
+                unless=unless,
                 consequence=bool(raw.get("consequence", False)),
                 pattern_optional=bool(raw.get("pattern_optional", False)))
 

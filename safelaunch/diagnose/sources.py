@@ -81,8 +81,17 @@ def from_run_dir(run_dir: Path) -> LogSet:
             "failed", "hung", "launcher_died")
         logs.root_rank = summary.get("root_cause_rank")
         for rank in summary.get("ranks") or []:
-            if rank.get("global_rank") == logs.root_rank:
-                logs.root_returncode = rank.get("returncode")
+            if not isinstance(rank, dict) or rank.get("global_rank") != logs.root_rank:
+                continue
+            if rank.get("state") == "stopped":
+                continue  # safelaunch's own signal (a hang's teardown): not a cause
+            returncode = rank.get("returncode")
+            logs.root_returncode = returncode if isinstance(returncode, int) else None
+            fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(
+                str(rank.get("sigkill")))
+            if fact:
+                logs.facts.add(fact)
+                logs.fact_evidence[fact] = [str(rank.get("sigkill_evidence") or "")]
         hang = summary.get("hang")
         if hang:
             logs.facts.add("hang")

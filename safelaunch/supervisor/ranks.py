@@ -23,7 +23,7 @@ from safelaunch.redact import mask, process_secrets
 from safelaunch.report import display_path
 from safelaunch.runtime import beatfile
 from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, STACK_FILE_ENV
-from safelaunch.supervisor import stacks
+from safelaunch.supervisor import oom, stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.hangs import (
@@ -106,6 +106,7 @@ class Supervisor:
         self.deferred_signal: int | None = None
         self._forced = False
         self.rendezvous: RendezvousWatch | None = None
+        self._oom_kills_at_start = oom.oom_kill_count()
         self._rdzv_handler: weakref.ReferenceType[object] | None = None
 
     # -- Supervision, called by the engine --------------------------------------------------
@@ -295,6 +296,8 @@ class Supervisor:
             if exited_at is None and returncode is not None:
                 exited_at = time.monotonic()
             state = rank_state(returncode, exited_at, self._signalled_at.get(rank.pid))
+            kill = (oom.judge(rank.pid, self._oom_kills_at_start)
+                    if state is RankState.FAILED and returncode == -signal.SIGKILL else None)
             runtime = (record.wall - rank.started_wall) if record is not None else None
             outcomes.append(RankOutcome(
                 global_rank=g, local_rank=rank.local_rank, pid=rank.pid, state=state,
@@ -303,6 +306,8 @@ class Supervisor:
                 error=_read_error_file(self._error_files.get(
                     (rank.attempt, g), error_file_path(self.plan.run_dir, rank.attempt, g))),
                 exited_at=exited_at, progress=progress.get(g),
+                sigkill=kill.verdict if kill else None,
+                sigkill_evidence=kill.detail if kill else None,
             ))
         return outcomes
 

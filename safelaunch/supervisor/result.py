@@ -66,6 +66,9 @@ class RankOutcome:
     exited_at: float | None = field(default=None, repr=False)
     """Monotonic time of the exit, for ordering only."""
     progress: RankProgress | None = None
+    sigkill: str | None = None
+    """For a rank that failed of SIGKILL: oom | not-oom | unknown (see ``oom``)."""
+    sigkill_evidence: str | None = None
 
     @property
     def exit_label(self) -> str:
@@ -116,6 +119,10 @@ def _describe_failure(rank: RankOutcome) -> str:
     rc = rank.returncode or 0
     if rc < 0:
         name = signal_name(-rc)
+        if name == "SIGKILL" and rank.sigkill in ("oom", "not-oom"):
+            what = ("the kernel's OOM killer" if rank.sigkill == "oom"
+                    else "sent from outside safelaunch: no OOM record")
+            return f"rank {rank.global_rank} was killed by SIGKILL ({what})"
         hint = {"SIGKILL": " (often the kernel's OOM killer)",
                 "SIGSEGV": " (a crash in native code)",
                 "SIGABRT": " (an abort, e.g. after an NCCL watchdog timeout)",
