@@ -92,3 +92,30 @@ def test_progress_is_read_once_the_job_ends(tmp_path, clock):
     assert progress[1].in_collective and progress[1].last_collective == "all_reduce"
     assert progress[1].heartbeat_age_s == 10.0
     assert progress[0].process_group == "never joined"
+
+
+def test_a_paused_launcher_restarts_the_hang_windows(tmp_path, clock):
+    hangs: list[list[int]] = []
+    notices: list[str] = []
+    monitor = HeartbeatMonitor(HangPolicy(hang_timeout=10.0), 30.0, notices.append,
+                               lambda stalls, views: hangs.append([s.rank for s in stalls]),
+                               clock=clock)
+    beats, ranks = [], {}
+    for r in (0, 1):
+        path = tmp_path / f"beat{r}"
+        beatfile.create(path)
+        beats.append(Beat(beatfile.open_map(path, writable=True)))
+        ranks[r] = (1000 + r, path)
+    monitor.new_attempt(ranks)
+    for _ in range(5):
+        _steps(beats, clock, 1, 0.5)
+        monitor.poll()
+    clock.now += 20.0  # Ctrl-Z on the launcher and its ranks for 20 s, then fg
+    monitor.poll()
+    assert hangs == [] and any("paused for 20s" in n for n in notices)
+    _steps(beats, clock, 1, 0.5)
+    monitor.poll()
+    for _ in range(25):  # now a real silence of 12.5 s, polled every half second
+        clock.now += 0.5
+        monitor.poll()
+    assert hangs == [[0, 1]]

@@ -137,7 +137,8 @@ class Stall:
 
 
 def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | None,
-                now: float) -> list[Stall]:
+                now: float, not_before: float = float("-inf")) -> list[Stall]:
+    """``not_before``: silence before this moment does not count (the launcher was paused)."""
     alive = [v for v in views if v.alive]
     exited_ok = [v for v in views if not v.alive and v.exit_code == 0]
     most_forwards = max((v.beat.forwards for v in exited_ok if v.beat), default=0)
@@ -148,9 +149,9 @@ def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | N
             others_done = False  # it ran a DDP forward the others never ran: it waits in backward
         limit, name = rank_limit(view, policy, warm_limit, others_done)
         if view.beat is not None and view.beat.phase_name:
-            silent = now - view.beat.phase_start
+            silent = now - max(view.beat.phase_start, not_before)
         else:
-            silent = now - view.last_progress()
+            silent = now - max(view.last_progress(), not_before)
         if silent > limit:
             stalls.append(Stall(view.rank, silent, limit, name))
     return stalls

@@ -23,6 +23,8 @@ from safelaunch.supervisor.hangs import (
 from safelaunch.supervisor.result import RankProgress
 
 POLL_S = 0.5
+PAUSE_GAP_S = 5.0
+"""Two readings this far apart mean the launcher did not run in between."""
 EARLY_EXIT_NOTICE_S = 10.0
 
 
@@ -58,6 +60,8 @@ class HeartbeatMonitor:
         self._last_status = clock()
         self._last_status_steps: int | None = None
         self._final: dict[int, RankProgress] = {}
+        self._last_poll: float | None = None
+        self._not_before = float("-inf")
         self._thread = threading.Thread(target=self._run, name="safelaunch-heartbeats",
                                         daemon=True)
 
@@ -122,6 +126,13 @@ class HeartbeatMonitor:
         if not views:
             return
         now = self._clock()
+        last, self._last_poll = self._last_poll, now
+        if last is not None and now - last > PAUSE_GAP_S:
+            # The launcher itself was stopped or starved (Ctrl-Z, a paused container): the
+            # ranks' silence during that time is no evidence, so every window starts again.
+            self._not_before = now
+            self._notice(f"safelaunch was paused for {now - last:.0f}s; hang timers start "
+                         "again from now")
         for view in views:
             if view.beat is not None and view.beat.step > 0:
                 self._intervals.observe(view.rank, view.beat.step, view.beat.step_time)
@@ -130,7 +141,7 @@ class HeartbeatMonitor:
         self._early_exits(views, now)
         self._status(views, now)
         if self._enabled and not self._fired:
-            stalls = find_stalls(views, self._policy, limit, now)
+            stalls = find_stalls(views, self._policy, limit, now, self._not_before)
             if stalls:
                 self._fired = True
                 self._on_hang(stalls, views)
