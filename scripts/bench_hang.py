@@ -8,7 +8,11 @@
 2. heartbeat cost: the added time per optimizer step (the hook alone, and the median step of a
    tiny-model loop with and without the rank runtime), and the slowdown of that loop's median
    iteration (a 2-layer 256-wide MLP, batch 64, one CPU thread: about 0.3 ms an iteration);
-3. the launcher's CPU use while 2 ranks run quietly, safelaunch against torchrun.
+3. the launcher's CPU use while 2 ranks run quietly, safelaunch against torchrun;
+4. real frameworks (plain DDP, Lightning, accelerate, transformers, FSDP2) x stall kind (a
+   rank frozen by SIGSTOP, a Python busy loop, a blocking C call, an early exit), with
+   ``--hang-timeout 5``: how often rank 1 alone is named, and the median and worst time from
+   the stall to safelaunch's exit (``--frameworks-repeat 0`` skips it).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import psutil
 from safelaunch.plan import find_free_port
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 HANG = str(ROOT / "tests" / "fixtures" / "hang.py")
 SAFELAUNCH = [sys.executable, "-m", "safelaunch", "run", "--no-preflight", "--no-minimal-test"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
@@ -120,9 +125,30 @@ def launcher_cpu(work: Path, cmd: list[str], seconds: float = 20) -> float:
         proc.wait()
 
 
+def framework_matrix(work: Path, repeat: int) -> None:
+    from stalls import FRAMEWORKS, KINDS, STALL_RANK, run_stall
+
+    print(f"\n{'framework':<13} {'stall':<6} {'culprit right':>13} {'median':>8} {'worst':>8}"
+          "  (stall -> exit, --hang-timeout 5; target <= 10 s)")
+    for framework in FRAMEWORKS:
+        for kind in KINDS:
+            right, times = 0, []
+            for _ in range(repeat):
+                verdict = run_stall(framework, kind, work, timeout=5)
+                hung_right = verdict.returncode == 124 and verdict.culprits == [STALL_RANK]
+                failed_right = (kind == "exit" and verdict.returncode == 1 and
+                                f"rank(s) {STALL_RANK} had already exited" in verdict.stderr)
+                right += hung_right or failed_right
+                times.append(verdict.seconds_after_stall)
+            print(f"{framework:<13} {kind:<6} {f'{right}/{repeat}':>13} "
+                  f"{statistics.median(times):>7.1f}s {max(times):>7.1f}s", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--frameworks-repeat", type=int, default=3,
+                        help="runs of each framework x stall kind (0 skips them)")
     parser.add_argument("--blocks", type=int, default=40,
                         help="blocks of 250 iterations, with and without the runtime each")
     args = parser.parse_args()
@@ -151,6 +177,9 @@ def main() -> None:
           f"{slowdown * 100:>10.2f}%  <= 1 %")
     print(f"{'launcher CPU, ranks quiet (% of one core)':<44} {cpu_tr:>13.2f}% "
           f"{cpu_sl:>10.2f}%  <= 1 %")
+    if args.frameworks_repeat > 0:
+        with tempfile.TemporaryDirectory(prefix="bench-hang-fw-") as tmp:
+            framework_matrix(Path(tmp), args.frameworks_repeat)
 
 
 if __name__ == "__main__":

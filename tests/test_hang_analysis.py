@@ -109,3 +109,46 @@ def test_process_state_names_the_stopped_rank_whatever_the_counters_say():
     # every rank stopped (the whole job paused): no single culprit from the state
     report = analyze(views, stalls, {0: "T", 1: "T", 2: "T"})
     assert not any("state T" in f for f in report.findings)
+
+
+SPY_BACKWARD = """Thread 100 (idle): "MainThread"
+    _engine_run_backward (torch/autograd/graph.py:979)
+    backward (torch/_tensor.py:630)
+    training_step (train.py:62)
+    <module> (train.py:124)
+"""
+SPY_ALL_REDUCE = """Thread 100 (idle): "MainThread"
+    all_reduce (torch/distributed/distributed_c10d.py:3231)
+    wrapper (torch/distributed/c10d_logger.py:83)
+    main (train.py:80)
+    <module> (train.py:124)
+"""
+FH_USER_LOOP = """Current thread 0x00007f (most recent call first):
+  File "/home/me/train.py", line 41 in compute_metrics
+  File "/home/me/train.py", line 80 in main
+  File "/home/me/train.py", line 124 in <module>
+"""
+
+
+def test_stack_place():
+    from safelaunch.supervisor.stacks import place
+
+    assert place(SPY_BACKWARD)[0] == "waiting"
+    assert place(SPY_ALL_REDUCE) == ("waiting", "all_reduce (torch.distributed)")
+    assert place(FH_USER_LOOP) == ("elsewhere", "compute_metrics (train.py:41)")
+    assert place("no frames at all") is None
+
+
+def test_stacks_name_the_rank_outside_the_collective():
+    from safelaunch.supervisor.hangs import RankView, Stall, analyze
+    from safelaunch.supervisor.stacks import place
+
+    views = [RankView(0, True, 0.0), RankView(1, True, 0.0)]
+    stalls = [Stall(r, 12.0, 10.0, "hang timeout") for r in (0, 1)]
+    places = {0: place(SPY_BACKWARD), 1: place(FH_USER_LOOP)}
+    report = analyze(views, stalls, {0: "S", 1: "R"}, places)
+    assert report.culprits == [1] and report.hint is None
+    assert any("rank 1 is in compute_metrics (train.py:41)" in f for f in report.findings)
+    # both in collectives (a mismatch, or a network stall): the stacks alone name no one
+    both = analyze(views, stalls, {}, {0: place(SPY_BACKWARD), 1: place(SPY_ALL_REDUCE)})
+    assert not any("(its stack)" in f for f in both.findings)

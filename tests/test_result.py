@@ -55,3 +55,15 @@ def test_engine_failure_without_rank_is_never_success():
     d = decide([_rank(0, RankState.STOPPED, -15, 2)], engine_failed=True)
     assert d.status is RunStatus.FAILED and d.exit_code == 1
     assert decide([], engine_failed=False).exit_code == 1
+
+
+def test_an_early_exit_before_the_first_failure_is_noted():
+    from safelaunch.supervisor.result import RankOutcome, RankState, decide, early_exit_note
+
+    early = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=10.0)
+    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5)
+    decision = decide([failed, early])
+    note = early_exit_note([failed, early], decision.root_cause)
+    assert note is not None and "rank(s) 1 had already exited with code 0 (0.5s before" in note
+    late = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=11.0)
+    assert early_exit_note([failed, late], decide([failed, late]).root_cause) is None

@@ -219,9 +219,27 @@ def _state_rule(alive: list[RankView], states: dict[int, str]) -> tuple[list[Ran
     return [], ""
 
 
+def _stack_rule(alive: list[RankView], places: dict[int, tuple[str, str]]
+                ) -> tuple[list[RankView], str]:
+    """Stacks of every live rank: the ranks that are not inside torch.distributed or a
+    backward pass while the others wait there are holding the others up."""
+    if not alive or any(v.rank not in places for v in alive):
+        return [], ""
+    waiting = [v for v in alive if places[v.rank][0] == "waiting"]
+    away = [v for v in alive if places[v.rank][0] != "waiting"]
+    if not waiting or not away:
+        return [], ""
+    whats = sorted({places[v.rank][1] for v in waiting})
+    return away, ("; ".join(f"rank {v.rank} is in {places[v.rank][1]}" for v in away)
+                  + f" (its stack), while rank(s) {_names(waiting)} wait in "
+                  + " / ".join(whats))
+
+
 def analyze(views: list[RankView], stalls: list[Stall],
-            states: dict[int, str] | None = None) -> HangReport:
-    """``states``: the kernel's process state letter of each live rank (T, D, Z, R, S)."""
+            states: dict[int, str] | None = None,
+            places: dict[int, tuple[str, str]] | None = None) -> HangReport:
+    """``states``: the kernel's process state letter of each live rank (T, D, Z, R, S);
+    ``places``: where each live rank's stack is (``stacks.place``)."""
     alive = [v for v in views if v.alive]
     waiting = [v for v in alive if v.in_collective]
     outside = [v for v in alive if not v.in_collective]
@@ -238,6 +256,10 @@ def analyze(views: list[RankView], stalls: list[Stall],
                         "needed them")
         work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in views}
         uneven = len(work) > 1
+    if not culprits:
+        culprits, finding = _stack_rule(alive, places or {})
+        if finding:
+            findings.append(finding)
     if not culprits and waiting and outside:
         coll = waiting[0].beat
         assert coll is not None

@@ -250,18 +250,21 @@ class Supervisor:
         pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
         states = {g: letter for g, pid in pids.items()
                   if (letter := process_letter(process_status(pid))) is not None}
-        report = analyze(views, stalls, states)
-        self._console.notice(report.headline)
-        for line in report.findings:
-            self._console.notice(f"  {line}")
         method, files, missing = stacks.capture(
             {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
             self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        texts = {g: path.read_text(errors="replace") for g, path in files.items()}
+        places = {g: where for g, text in texts.items()
+                  if (where := stacks.place(text)) is not None}
+        report = analyze(views, stalls, states, places)
+        self._console.notice(report.headline)
+        for line in report.findings:
+            self._console.notice(f"  {line}")
         report.stack_method = method
         report.stack_files = {g: str(path) for g, path in files.items()}
         report.stack_missing = {g: why for g, why in missing.items()}
-        for g, path in sorted(files.items()):
-            report.stacks[g] = stacks.top_frames(path.read_text(errors="replace"))
+        for g, text in sorted(texts.items()):
+            report.stacks[g] = stacks.top_frames(text)
         self._console.notice(f"stacks of {len(files)} of {len(pids)} rank(s) captured with "
                              f"{method} in {display_path(self.plan.run_dir / 'stacks')}")
         for g, why in sorted(missing.items()):

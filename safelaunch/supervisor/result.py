@@ -160,6 +160,25 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
                     f"all {len(ranks)} rank(s) succeeded", None)
 
 
+def early_exit_note(ranks: list[RankOutcome], root: RankOutcome | None) -> str | None:
+    """Ranks that finished (exit 0) before the first failure while the others still ran: a
+    rank that leaves a job early makes the others fail in their next collective (gloo:
+    'Connection reset by peer'; NCCL: a timeout), so it is the likely trigger."""
+    if root is None or root.exited_at is None:
+        return None
+    early = [r for r in ranks if r.state is RankState.SUCCEEDED and r.exited_at is not None
+             and r.exited_at < root.exited_at]
+    if not early:
+        return None
+    names = ", ".join(str(r.global_rank) for r in early)
+    gap = root.exited_at - max(r.exited_at or 0.0 for r in early)
+    return (f"note: rank(s) {names} had already exited with code 0 ({gap:.1f}s before rank "
+            f"{root.global_rank} failed) while the others still ran: a rank that leaves early "
+            "makes the others fail in their next collective; check why it stopped early "
+            "(a different number of batches or epochs per rank, a condition on the rank, "
+            "an early return)")
+
+
 def solo_ranks_note(ranks: list[RankOutcome]) -> str | None:
     """Several ranks trained (optimizer steps) and none of them ever synchronised with the
     others: no process group, or one that no collective and no DDP forward pass ever used.

@@ -38,6 +38,7 @@ from safelaunch.supervisor.result import (
     RunOutcome,
     RunStatus,
     decide,
+    early_exit_note,
     solo_ranks_note,
 )
 from safelaunch.supervisor.rundir import (
@@ -252,14 +253,15 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
         elif sup.deadline_hit and decision.root_cause is None:
             reason = f"stopped after the {plan.config.deadline_s:g}s time limit"
     culprits = sup.hang.culprits if sup.hang is not None else []
-    solo = solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED else None
+    note = (solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED
+            else early_exit_note(ranks, root))
     return RunOutcome(
         status=status, exit_code=code, reason=reason, run_id=plan.run_id,
         run_dir=str(plan.run_dir), ranks=ranks, hang=sup.hang.to_json() if sup.hang else None,
         root_cause_rank=root.global_rank if root is not None else (
             culprits[0] if len(culprits) == 1 else None),
         attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
-        notes=[solo] if solo else [],
+        notes=[note] if note else [],
     )
 
 

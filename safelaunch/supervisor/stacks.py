@@ -136,10 +136,9 @@ _SPY_FRAME = re.compile(r"^\s+(\S.*?) \((.+?):(\d+)\)\s*$")
 _FH_FRAME = re.compile(r'^\s+File "(.+?)", line (\d+) in (.+)$')
 
 
-def top_frames(text: str, count: int = 4) -> list[str]:
-    """The main thread's innermost frame, then its innermost frames outside libraries (the
-    user's own code), as ``func (file:line)``; safelaunch's wrappers are skipped.  Reads py-spy
-    and faulthandler output."""
+def _main_thread(text: str) -> list[tuple[str, str, str]]:
+    """(function, file, line) of the main thread, innermost first, from py-spy or
+    faulthandler output."""
     blocks: list[list[tuple[str, str, str]]] = []
     current: list[tuple[str, str, str]] | None = None
     for line in text.splitlines():
@@ -157,6 +156,38 @@ def top_frames(text: str, count: int = 4) -> list[str]:
             current.append((fh.group(3), fh.group(1), fh.group(2)))
     main = next((b for b in blocks if any(f[0] == "<module>" for f in b)),
                 blocks[0] if blocks else [])
-    frames = [f for f in main if not RUNTIME_FRAME.search(f[1])]
+    return [f for f in main if not RUNTIME_FRAME.search(f[1])]
+
+
+def top_frames(text: str, count: int = 4) -> list[str]:
+    """The main thread's innermost frame, then its innermost frames outside libraries (the
+    user's own code), as ``func (file:line)``; safelaunch's wrappers are skipped.  Reads py-spy
+    and faulthandler output."""
+    frames = _main_thread(text)
     chosen = frames[:1] + [f for f in frames[1:] if not is_library_frame(f[1])]
     return [f"{func} ({os.path.basename(path)}:{line})" for func, path, line in chosen[:count]]
+
+
+_DISTRIBUTED = re.compile(r"torch[/\\]distributed[/\\]")
+_AUTOGRAD = re.compile(r"torch[/\\]autograd[/\\]")
+_DATA = re.compile(r"torch[/\\]utils[/\\]data[/\\]")
+
+
+def place(text: str) -> tuple[str, str] | None:
+    """Where the main thread of a stack dump is: ``("waiting", what)`` inside a
+    torch.distributed call or in autograd's backward (where DDP's gradient all_reduce waits),
+    ``("data", where)`` in data loading, ``("elsewhere", where)`` anywhere else (the user's
+    code, a framework's loop); None when the dump has no frames."""
+    frames = _main_thread(text)
+    if not frames:
+        return None
+    for func, path, _ in frames:
+        if _DISTRIBUTED.search(path):
+            return "waiting", f"{func} (torch.distributed)"
+        if _AUTOGRAD.search(path):
+            return "waiting", "backward (autograd, where DDP's gradient all_reduce waits)"
+    own = next((f for f in frames if not is_library_frame(f[1])), frames[0])
+    where = f"{own[0]} ({os.path.basename(own[1])}:{own[2]})"
+    if any(_DATA.search(path) for _, path, _ in frames):
+        return "data", f"data loading, called from {where}"
+    return "elsewhere", where
