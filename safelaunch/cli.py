@@ -35,6 +35,10 @@ from safelaunch.errors import SafelaunchError, UsageError
 NOT_FROM_FILE = {"config", "script", "script_args"}
 
 
+def _warn(message: str) -> None:
+    click.echo(f"safelaunch: warning: {message}", err=True)
+
+
 def _error(message: str) -> None:
     click.echo(f"safelaunch: error: {message}", err=True)
 
@@ -240,6 +244,13 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
         keep_on_failure=keep_on_failure, state_dir=state_dir or onstart.DEFAULT_STATE_DIR,
         log_file=log_file or onstart.DEFAULT_LOG)
     text = onstart.fit(onstart.render(opts), opts.state_dir)
+    secret = bool(git_url) and onstart.holds_credential(git_url or "")
+    if secret:
+        _warn("--git-url holds a credential: it is written in clear text into the on-start "
+              "script (and the instance's settings, where others with access can read it); "
+              "prefer a read-only deploy key, or a token given to git on the instance "
+              "(--setup 'git config --global credential.helper store' with the token in "
+              "~/.git-credentials)")
     if output is None:
         click.echo(text, nl=False)
         return
@@ -248,7 +259,7 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
         raise UsageError(f"{output} already exists; choose another --output")
     try:
         path.write_text(text)
-        path.chmod(0o755)
+        path.chmod(0o700 if secret else 0o755)  # a script holding a token: its owner's only
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}") from exc
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 import base64
 import gzip
 import shlex
+import urllib.parse
 from dataclasses import dataclass, field
 from importlib import resources
 from string import Template
 
 from safelaunch import __version__
 from safelaunch.errors import UsageError
+from safelaunch.redact import mask_shapes
 
 ONSTART_LIMIT = 4000
 DEFAULT_STATE_DIR = "/root/.safelaunch-onstart"
@@ -99,3 +101,15 @@ def fit(script: str, state_dir: str = DEFAULT_STATE_DIR) -> str:
         raise UsageError(f"the on-start script is too long even packed ({len(boot)} bytes, "
                          f"limit {ONSTART_LIMIT}); move setup steps into a script in the repo")
     return boot
+
+
+def holds_credential(url: str) -> bool:
+    """A repository URL with a password, a token as its user name, or a token's shape."""
+    if mask_shapes(url) != url:
+        return True
+    try:
+        parts = urllib.parse.urlsplit(url)
+        user, password = parts.username, parts.password
+    except ValueError:
+        return False
+    return bool(password) or (user is not None and len(user) >= 20 and user != "git")

@@ -223,3 +223,21 @@ def test_bad_options_and_no_overwrite(tmp_path):
     out = subprocess.run(safelaunch_cmd("onstart", "-o", str(existing), "t.py"),
                          capture_output=True, text=True)
     assert out.returncode == 2 and existing.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("url, secret", [
+    ("https://oauth2:glpat-abcdefghijklmnop@gitlab.com/o/r.git", True),
+    ("https://ghp_" + "a1" * 18 + "@github.com/o/r.git", True),
+    ("https://x-access-token:abc123def456@github.com/o/r.git", True),
+    ("https://github.com/o/r.git", False),
+    ("git@github.com:o/r.git", False),
+    ("ssh://git@host:2222/o/r.git", False),
+])
+def test_a_token_in_the_git_url_warns_and_keeps_the_script_private(tmp_path, url, secret):
+    assert onstart.holds_credential(url) is secret
+    out = tmp_path / "onstart.sh"
+    proc = subprocess.run(safelaunch_cmd("onstart", "--git-url", url, "--output", str(out),
+                                         "train.py"), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert ("warning: --git-url holds a credential" in proc.stderr) is secret
+    assert (out.stat().st_mode & 0o077 == 0) is secret
