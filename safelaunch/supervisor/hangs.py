@@ -256,10 +256,11 @@ def analyze(views: list[RankView], stalls: list[Stall],
                         "needed them")
         work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in views}
         uneven = len(work) > 1
-    if not culprits:
-        culprits, finding = _stack_rule(alive, places or {})
-        if finding:
-            findings.append(finding)
+    # The stacks are the strongest evidence after the process state: the counters' rules
+    # below run too (their findings add the collective and its number), but where they name
+    # other ranks than the stacks, the stacks win and the counters' guesses are dropped.
+    by_stack, stack_finding = ([], "") if culprits else _stack_rule(alive, places or {})
+    counted_from = len(findings)
     if not culprits and waiting and outside:
         coll = waiting[0].beat
         assert coll is not None
@@ -299,6 +300,11 @@ def analyze(views: list[RankView], stalls: list[Stall],
                 f"rank(s) {_names(culprits)} ran fewer DDP forward passes ("
                 + ", ".join(f"rank {r}: {n}" for r, n in sorted(forwards.items()))
                 + "); the others wait for them in the gradient all_reduce inside backward")
+    if by_stack:
+        if {v.rank for v in culprits} != {v.rank for v in by_stack}:
+            del findings[counted_from:]
+            culprits, uneven = by_stack, False
+        findings.append(stack_finding)
     if not culprits:
         stalled_ranks = {s.rank for s in stalls}
         culprits = [v for v in alive if v.rank in stalled_ranks]
