@@ -29,11 +29,16 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return fake
 
 
-def _monitor(tmp_path: Path, clock: Clock,
-             status_interval: float = 30.0) -> tuple[HeartbeatMonitor, list[Beat], list[str]]:
+def _monitor(tmp_path: Path, clock: Clock, policy: HangPolicy | None = None,
+             hangs: list[list[int]] | None = None
+             ) -> tuple[HeartbeatMonitor, list[Beat], list[str]]:
+    """A monitor of two ranks' real heartbeat records; ``hangs`` collects each verdict's
+    stalled ranks."""
     notices: list[str] = []
-    monitor = HeartbeatMonitor(HangPolicy(), status_interval, notices.append,
-                               lambda stalls, views: None, clock=clock)
+    found = hangs if hangs is not None else []
+    monitor = HeartbeatMonitor(policy or HangPolicy(), 30.0, notices.append,
+                               lambda stalls, views: found.append([s.rank for s in stalls]),
+                               clock=clock)
     beats, ranks = [], {}
     for r in (0, 1):
         path = tmp_path / f"beat{r}"
@@ -96,17 +101,7 @@ def test_progress_is_read_once_the_job_ends(tmp_path, clock):
 
 def test_a_paused_launcher_restarts_the_hang_windows(tmp_path, clock):
     hangs: list[list[int]] = []
-    notices: list[str] = []
-    monitor = HeartbeatMonitor(HangPolicy(hang_timeout=10.0), 30.0, notices.append,
-                               lambda stalls, views: hangs.append([s.rank for s in stalls]),
-                               clock=clock)
-    beats, ranks = [], {}
-    for r in (0, 1):
-        path = tmp_path / f"beat{r}"
-        beatfile.create(path)
-        beats.append(Beat(beatfile.open_map(path, writable=True)))
-        ranks[r] = (1000 + r, path)
-    monitor.new_attempt(ranks)
+    monitor, beats, notices = _monitor(tmp_path, clock, HangPolicy(hang_timeout=10.0), hangs)
     for _ in range(5):
         _steps(beats, clock, 1, 0.5)
         monitor.poll()
