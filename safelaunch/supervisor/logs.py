@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from safelaunch.redact import REDACTED, has_shapes, mask_shapes_bytes, process_secrets
+from safelaunch.supervisor.rundir import write_all
 
 READ_SIZE = 1 << 16
 STREAMS = ("out", "err")
@@ -362,14 +363,14 @@ class LogCollector:
         return mask_shapes_bytes(line) if shapes and has_shapes(line) else line
 
     def _write_file(self, rank: int, data: bytes) -> None:
-        _write_all(self._files[rank], data)
+        write_all(self._files[rank], data)
 
     @staticmethod
     def _write_torch_file(fd: int, data: bytes) -> int | None:
         """Write to one of torchrun's files; a failing one (disk full) is given up, never the
         run: the run directory keeps everything."""
         try:
-            _write_all(fd, data)
+            write_all(fd, data)
         except OSError:
             return None
         return fd
@@ -395,9 +396,3 @@ class LogCollector:
         self._selector.close()
         os.close(self._wake_r)
         os.close(self._wake_w)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]

@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-STOPPING_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
+from safelaunch.supervisor.signals import HANDLED_SIGNALS
+
 FIRST_NOTICE_S = 5.0
 NOTICE_EVERY_S = 30.0
 GRACE_S = 2.0
@@ -120,7 +121,7 @@ class RendezvousWatch:
             data = os.read(pipe[0], 64) if ready else b""
         except (OSError, ValueError):
             return None
-        return next((n for n in data if n in STOPPING_SIGNALS), None)
+        return next((n for n in data if n in HANDLED_SIGNALS), None)
 
     def _describe(self, elapsed: float) -> str:
         waiting = self._waiting

@@ -84,12 +84,17 @@ def write_private(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        write_all(fd, data)
     finally:
         os.close(fd)
     os.replace(tmp, path)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd``, however many writes it takes."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def make_private(run_dir: Path, limit: int = 100_000) -> None:
