@@ -11,11 +11,93 @@ from safelaunch.diagnose.kb import load_rules
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
 
 CASES: dict[str, tuple[str, str]] = {
-    "nccl-watchdog-timeout": (
+    "launcher-terminated": (
+        "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
+        "Received 15 death signal, shutting down workers\n"
+        "torch.distributed.elastic.multiprocessing.api.SignalException: Process 11052 got "
+        "signal: 15\n",
+        "[rank0]: registered a handler for the death signal (SIGTERM)\n"),
+    "torch-without-cuda": (
+        TRACE + "    dist.init_process_group('nccl')\nRuntimeError: Distributed package doesn't "
+        "have NCCL built in\n",
+        "NCCL built in: yes (version 2.21.5)\n"),
+    # From torch's CUDA context check (c10/cuda) and the CUDA runtime's error string.
+    "cuda-driver-too-old": (
+        TRACE + "RuntimeError: The NVIDIA driver on your system is too old (found version "
+        "11040). Please update your GPU driver by downloading and installing a new version "
+        "from the URL: http://www.nvidia.com/Download/index.aspx\n",
+        "NVIDIA driver 550.54 (CUDA 12.4), torch built for CUDA 12.1: ok\n"),
+    "no-kernel-image": (
+        "[rank0]: RuntimeError: CUDA error: no kernel image is available for execution on "
+        "the device\n[rank0]: CUDA kernel errors might be asynchronously reported at some "
+        "other API call, so the stacktrace below might be incorrect.\n",
+        "kernel image cache: 12 entries\n"),
+    "cuda-illegal-access": (
+        "[rank1]: RuntimeError: CUDA error: device-side assert triggered\n[rank1]: CUDA kernel "
+        "errors might be asynchronously reported at some other API call\n",
+        "assertions enabled in the data pipeline\n"),
+    # NCCL's transport/net_ib.cc WARN format, and torch's "Last error:" echo of it.
+    "nccl-network": (
+        "gpu-node-3:5521:5690 [2] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.3<0>\n"
+        "gpu-node-3:5521:5690 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion "
+        "from peer 10.0.0.4<39553> with status=12 opcode=0 len=0 vendor err 129 (Recv) "
+        "localGid ::ffff:10.0.0.3 remoteGids::ffff:10.0.0.4 hca mlx5_0\n"
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+        "[rank2]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
+        "failed or device error.\n",
+        "gpu-node-3:5521:5690 [2] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.3<0>\n"
+        "gpu-node-3:5521:5690 [2] NCCL INFO Channel 00/0 : 2[2] -> 3[3] [send] via NET/IB/0\n"),
+    # NCCL's shmutils.cc WARN format.
+    "nccl-shm": (
+        "trainer:812:1043 [0] include/shmutils.h:30 NCCL WARN Error while creating shared "
+        "memory segment /dev/shm/nccl-8Dk2Lc (size 9637888)\n"
+        "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n",
+        "trainer:812:1043 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct\n"),
+    "nccl-p2p": (
+        "trainer:812:1043 [1] transport/p2p.cc:275 NCCL WARN Cuda failure 'peer access is not "
+        "supported between these two devices'\n",
+        "trainer:812:1043 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/IPC\n"),
+    "collective-timeout": (
         "[rank0]:[E1122 10:00:01 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
         "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
         "Timeout(ms)=600000) ran for 600055 milliseconds before timing out.\n",
         "[rank0]: setting NCCL timeout to 600000 ms for collective operations\n"),
+    "collective-mismatch": (
+        "[rank0]: RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is "
+        "running collective: CollectiveFingerPrint(SequenceNumber=0, OpType=ALLREDUCE, "
+        "TensorShape=[3]), but Rank 1 is running collective: CollectiveFingerPrint("
+        "SequenceNumber=0, OpType=BROADCAST, TensorShape=[2]).\n",
+        "[rank0]: collectives checked on ranks 0, 1: no mismatch\n"),
+    "ddp-marked-ready-twice": (
+        "[rank1]: RuntimeError: Expected to mark a variable ready only once. This error is "
+        "caused by one of the following reasons: 1) Use of a module parameter outside the "
+        "`forward` function.\n",
+        "[rank1]: variable layer.bias ready for reduction\n"),
+    "process-group-not-initialized": (
+        TRACE + "ValueError: Default process group has not been initialized, please make sure "
+        "to call init_process_group.\n",
+        "Default process group initialized (backend gloo, world size 2)\n"),
+    "too-many-open-files": (
+        "[rank1]: OSError: [Errno 24] Too many open files: '/data/shard_0012.bin'\n",
+        "open files: 312 of 65536 allowed\n"),
+    "libuv-missing": (
+        "torch.distributed.DistStoreError: use_libuv was requested but PyTorch was built "
+        "without libuv support, run with USE_LIBUV=0 to disable it.\n",
+        "TCPStore: using libuv backend\n"),
+    "host-not-resolved": (
+        "[W1123 22:34:52 socket.cpp:764] [c10d] The IPv6 network addresses of (node-0.cluster, "
+        "29500) cannot be retrieved (gai error: -2 - Name or service not known).\n",
+        "resolved node-0.cluster to 10.0.0.2\n"),
+    "store-timeout": (
+        "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. "
+        "1/2 clients joined.\n",
+        "TCPStore: 2/2 clients joined after 3 seconds\n"),
+    "local-rank-argument": (
+        "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: "
+        "--local-rank=1\n",
+        "using LOCAL_RANK=1 from the environment (no --local-rank argument needed)\n"),
     "cuda-oom": (
         TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
         "has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n",
@@ -94,6 +176,13 @@ CASES: dict[str, tuple[str, str]] = {
         "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f (most recent call "
         "first):\n  File \"ext.py\", line 3 in run\n",
         "segmentation of the dataset finished\n"),
+    "native-abort": (
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  "
+        "shard index out of range\nFatal Python error: Aborted\n",
+        "the loader will terminate after throwing away stale shards\n"),
+    "terminated-by-signal": (
+        "step 4000 loss 0.12\nTerminated\n",
+        "Terminated workers: 0 (all healthy)\n"),
     "oom-killer": (
         "[12345.6] Out of memory: Killed process 4242 (python) total-vm:98765432kB\n",
         "memory check: 12 GiB free\n"),
@@ -177,12 +266,13 @@ def test_consequences_alone_are_no_diagnosis():
     assert diagnose(from_text(text, "x.log")).status == "no_failure"
 
 
-def test_unknown_failure_gets_the_facts():
+def test_bare_exit_code_shows_the_ranks_last_lines():
     text = TORCHRUN_FAILURE.replace("exitcode  : -9", "exitcode  : 3").replace(
         "[rank0]: torch.distributed.DistBackendError", "[rank1]: weird thing happened\n[rank0]: x")
     text = text.replace("Signal 9 (SIGKILL) received by PID 4202", "<N/A>")
     text = "\n".join(line for line in text.splitlines() if "Connection" not in line) + "\n"
     result = diagnose(from_text(text, "x.log"))
-    assert result.status == "unknown_failure" and result.root_cause_rank == 1
+    assert result.status == "diagnosed" and result.root_cause_rank == 1
+    assert [f.id for f in result.findings] == ["nonzero-exit"]
     assert result.root_exit == "exit code 3"
     assert any("weird thing happened" in line for line in result.last_lines)

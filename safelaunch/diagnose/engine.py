@@ -9,15 +9,21 @@ log with nothing wrong gets "no known failure found", never a guess.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from safelaunch.diagnose import tracebacks
 from safelaunch.diagnose.kb import Rule, load_rules
-from safelaunch.diagnose.sources import RANK_PREFIX, LogSet, LogText
+from safelaunch.diagnose.launchers import strip_prefixes
+from safelaunch.diagnose.sources import LogSet, LogText
 
 MAX_EVIDENCE = 3
 MAX_FINDINGS = 4
+MAX_MATCHES = 50
 LAST_LINES = 8
+MESSAGE_RANK = re.compile(
+    r"\[(?:[^\]\n]{0,80} )?Rank (\d{1,6})\]|\b(?:on|of|from) rank (\d{1,6})\b")
 
 
 @dataclass
@@ -53,6 +59,17 @@ class Diagnosis:
         return asdict(self)
 
 
+def _evidence(log: LogText, start: int, text: str | None = None) -> Evidence:
+    """The evidence of the line starting at ``start``, with the rank it belongs to."""
+    end = log.text.find("\n", start)
+    line = log.text[start:] if end < 0 else log.text[start:end]
+    prefix_rank, line = strip_prefixes(line, log.labels)
+    rank = log.rank if log.rank is not None else prefix_rank
+    if rank is None and (named := MESSAGE_RANK.search(line)):
+        rank = int(named.group(1) or named.group(2))
+    return Evidence(rank, log.body.line_at(start), (text or line).strip()[:300], log.path)
+
+
 def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]:
     found: list[Evidence] = []
     text = log.text
@@ -66,20 +83,25 @@ def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]
             if needle not in haystack:
                 continue
         for match in pattern.regex.finditer(text):
-            start = text.rfind("\n", 0, match.start()) + 1
-            end = text.find("\n", match.start())
-            line = text[start:] if end < 0 else text[start:end]
-            rank = log.rank
-            if rank is None:
-                prefix = RANK_PREFIX.match(line)
-                rank = int(prefix.group(1)) if prefix else None
-                if prefix:
-                    line = line[prefix.end():]
-            found.append(Evidence(rank, text.count("\n", 0, start) + 1, line.strip()[:300],
-                                  log.path))
-            if len(found) >= 50:
+            found.append(_evidence(log, text.rfind("\n", 0, match.start()) + 1))
+            if len(found) >= MAX_MATCHES:
                 return found
     return found
+
+
+def _raised(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
+    """The ranks' Python exceptions, except those that only echo another rank's failure."""
+    found = []
+    for log in logs.texts:
+        for raised in tracebacks.find(log.text, log.labels):
+            if any(p.regex.search(raised.exception) for rule in echoes for p in rule.patterns):
+                continue
+            where = f"   (raised at {raised.where})" if raised.where else ""
+            evidence = _evidence(log, raised.offset, raised.exception + where)
+            if evidence.rank is None:
+                evidence.rank = raised.rank
+            found.append(evidence)
+    return found[:MAX_MATCHES]
 
 
 def _exit_label(returncode: int | None, logs: LogSet) -> str | None:
@@ -100,18 +122,26 @@ def _applies(rule: Rule, logs: LogSet) -> bool:
     return not (rule.exit_codes and code is not None and code not in rule.exit_codes)
 
 
-def diagnose(logs: LogSet) -> Diagnosis:
-    rules = load_rules()
+def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evidence]]]:
     lowered: dict[int, str] = {}
+    echoes = [rule for rule in rules if rule.consequence]
     matches: list[tuple[Rule, list[Evidence]]] = []
     for rule in rules:
         if not _applies(rule, logs):
             continue
-        evidence = [e for log in logs.texts for e in _search(rule, log, lowered)]
+        if rule.fallback and any(not r.consequence for r, _ in matches):
+            continue
+        evidence = (_raised(logs, echoes) if rule.from_exceptions
+                    else [e for log in logs.texts for e in _search(rule, log, lowered)])
         by_fact = rule.facts and set(rule.facts) <= logs.facts
         by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals)
         if evidence or by_fact or by_signal:
             matches.append((rule, evidence))
+    return matches
+
+
+def diagnose(logs: LogSet) -> Diagnosis:
+    matches = _matches(load_rules(), logs)
     root = logs.root_rank
     if root is None:
         firsts = [e for rule, ev in matches if not rule.consequence for e in ev[:1]]
@@ -123,25 +153,35 @@ def diagnose(logs: LogSet) -> Diagnosis:
     on_root = [(r, ev) for r, ev in causes
                if root is None or not ev or any(e.rank in (root, None) for e in ev)]
     ordered = on_root + [m for m in causes if m not in on_root]
-    for rule, evidence in ordered[:MAX_FINDINGS]:
-        preferred = sorted(evidence, key=lambda e: (e.rank != root, e.line))
-        finding = Finding(rule.id, rule.title, root if rule.facts or not evidence
+    shown: set[tuple[str, int]] = set()
+    for rule, evidence in ordered:
+        preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.line))
+                     if (e.file, e.line) not in shown or not e.line]
+        if evidence and not preferred and not rule.facts:
+            continue  # every line of it is already shown under a more specific cause
+        shown.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
+        finding = Finding(rule.id, rule.title, root if rule.facts or not preferred
                           else preferred[0].rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE])
         for fact in rule.facts:
             finding.evidence += [Evidence(None, 0, text, "summary.json")
                                  for text in logs.fact_evidence.get(fact, [])[:MAX_EVIDENCE]]
         diagnosis.findings.append(finding)
+        if len(diagnosis.findings) >= MAX_FINDINGS:
+            break
     if diagnosis.findings:
+        if any(r.fallback and r.id == diagnosis.findings[0].id for r, _ in causes):
+            diagnosis.last_lines = _last_lines(logs, root)  # the rank's own words, unmatched
         for rule, evidence in matches:
-            echoes = [e for e in evidence if rule.consequence and e.rank != root]
+            echoes = [e for e in evidence if rule.consequence and e.rank != root
+                      and (e.file, e.line) not in shown]
             if echoes:
                 diagnosis.consequences.append(Finding(
                     rule.id, rule.title, echoes[0].rank, rule.explain, rule.fixes,
                     echoes[:MAX_EVIDENCE]))
         diagnosis.status = "diagnosed"
         return diagnosis
-    if logs.failed:
+    if logs.failed or "failed" in logs.facts:
         diagnosis.status = "unknown_failure"
         diagnosis.last_lines = _last_lines(logs, root)
     return diagnosis
@@ -150,10 +190,11 @@ def diagnose(logs: LogSet) -> Diagnosis:
 def _last_lines(logs: LogSet, rank: int | None) -> list[str]:
     for log in logs.texts:
         if rank is None or log.rank in (rank, None):
-            lines = [line for line in log.text.splitlines()[-200:] if line.strip()]
+            lines = [line for line in log.text[-200_000:].splitlines()[-400:] if line.strip()]
             if log.rank is None and rank is not None:
-                lines = [RANK_PREFIX.sub("", line) for line in lines
-                         if (m := RANK_PREFIX.match(line)) and int(m.group(1)) == rank] or lines
+                own = [text for r, text in (strip_prefixes(line, log.labels) for line in lines)
+                       if r == rank]
+                lines = own or lines
             return lines[-LAST_LINES:]
     return []
 
@@ -181,6 +222,9 @@ def render(diagnosis: Diagnosis) -> str:
             loc = (f"rank {ev.rank}, line {ev.line}" if ev.rank is not None and ev.line
                    else f"line {ev.line}" if ev.line else ev.file)
             lines.append(f"  > {ev.text}   [{loc}]")
+        if number == 0 and diagnosis.last_lines:
+            lines.append(f"  last lines of {where}:")
+            lines += [f"    {line}" for line in diagnosis.last_lines]
         if number == 0:
             lines.append("  fix:")
             lines += [f"    - {fix}" for fix in finding.fixes]

@@ -17,7 +17,8 @@ import yaml
 from safelaunch.errors import ConfigError
 
 KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed", "oom_record",
-               "sigkill_not_oom"}
+               "sigkill_not_oom", "exited_nonzero", "failed"}
+EVIDENCE_SOURCES = ("patterns", "exceptions")
 _SPECIAL = set(".^$*+?{}[]|()")
 
 
@@ -42,6 +43,10 @@ class Rule:
     """Facts that rule this cause out (the OOM killer, when no OOM record exists)."""
     consequence: bool = False
     pattern_optional: bool = False
+    fallback: bool = False
+    """Only when no other cause matched (a plain Python exception, a bare exit code)."""
+    from_exceptions: bool = False
+    """Evidence is every rank's Python exception (``tracebacks``), not patterns."""
 
 
 def keyword(pattern: str) -> str | None:
@@ -85,7 +90,7 @@ def keyword(pattern: str) -> str | None:
 def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     known = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
-             "explain", "fixes", "pattern_optional", "unless"}
+             "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence"}
     unknown = set(raw) - known
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -104,7 +109,11 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     if set(facts + unless) - KNOWN_FACTS:
         raise ConfigError(f"{where}: unknown fact(s) "
                           f"{sorted(set(facts + unless) - KNOWN_FACTS)}")
-    if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")):
+    source = raw.get("evidence", "patterns")
+    if source not in EVIDENCE_SOURCES:
+        raise ConfigError(f"{where}: evidence must be one of {list(EVIDENCE_SOURCES)}")
+    if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")
+            or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
     return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
                 fixes=[str(f) for f in raw["fixes"]], patterns=patterns,
@@ -112,7 +121,9 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 exit_codes=[int(c) for c in raw.get("exit_codes") or []], facts=facts,
                 unless=unless,
                 consequence=bool(raw.get("consequence", False)),
-                pattern_optional=bool(raw.get("pattern_optional", False)))
+                pattern_optional=bool(raw.get("pattern_optional", False)),
+                fallback=bool(raw.get("fallback", False)),
+                from_exceptions=source == "exceptions")
 
 
 def parse_rules(text: str) -> list[Rule]:

@@ -1,10 +1,10 @@
 """What a diagnosis reads: a safelaunch run directory, any log file, or stdin.
 
 A run directory gives one text per global rank plus the facts safelaunch recorded (root-cause
-rank and exit code, the hang analysis, pre-flight warnings).  Any other log is one text;
-its lines are attributed to ranks by their prefix (``[rank1]:`` from torch, ``[default1]:``
-from torchrun's ``--tee``, ``[rank1] `` from safelaunch's console), and torchrun's
-``ChildFailedError`` block gives the root cause.
+rank and exit code, the hang analysis, pre-flight warnings).  Any other log is one text whose
+lines are attributed to ranks by their prefixes, and whose launcher's failure report gives
+the root cause (``launchers``).  Every file is read in bounded memory (``reading``), and
+every value of a JSON file is checked before use: a file of the wrong shape is ignored.
 """
 
 from __future__ import annotations
@@ -16,23 +16,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from safelaunch.diagnose import launchers, tracebacks
+from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.errors import UsageError
 
-RANK_PREFIX = re.compile(r"^\[(?:rank|default)(\d+)\]:?\s?")
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
-ROOT_CAUSE_BLOCK = re.compile(
-    r"Root Cause \(first observed failure\):\s*\n\[\d+\]:\s*\n(?P<body>(?:[ \t]+.*\n?)+)")
-FIELD = re.compile(r"^\s*(\w+)\s*:\s*(.*)$", re.MULTILINE)
+RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
 SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "6": "SIGABRT", "7": "SIGBUS", "9": "SIGKILL",
                 "11": "SIGSEGV", "15": "SIGTERM"}
+MAX_JSON_BYTES = 16 << 20
 
 
 @dataclass
 class LogText:
-    text: str
+    body: Text
     path: str
     rank: int | None
     """The rank of every line, or None when lines carry their own prefix."""
+    labels: bool = False
+    """Lines start with ``srun --label``'s task number."""
+
+    @property
+    def text(self) -> str:
+        return self.body.text
 
 
 @dataclass
@@ -43,7 +49,7 @@ class LogSet:
     root_returncode: int | None = None
     """Exit code, or minus the signal number."""
     failed: bool | None = None
-    """From safelaunch's summary: True/False; None when unknown (a raw log)."""
+    """From safelaunch's summary or a launcher's report; None when nothing says."""
     facts: set[str] = field(default_factory=set)
     fact_evidence: dict[str, list[str]] = field(default_factory=dict)
 
@@ -52,94 +58,131 @@ class LogSet:
         rc = self.root_returncode
         return SIGNAL_NAMES.get(str(-rc), f"signal {-rc}") if rc is not None and rc < 0 else None
 
+    def exceptions(self) -> list[tracebacks.Raised]:
+        return [raised for log in self.texts for raised in tracebacks.find(log.text, log.labels)]
 
-def _read(path: Path) -> str:
-    try:
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    def add_fact(self, fact: str, evidence: list[str]) -> None:
+        self.facts.add(fact)
+        self.fact_evidence[fact] = [text for text in evidence if text][:5]
 
 
 def _json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        if not path.is_file() or path.stat().st_size > MAX_JSON_BYTES:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
 
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _strings(value: object) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list) else []
+
+
+def rank_logs(run_dir: Path) -> list[tuple[int, Path]]:
+    """The run directory's ``rankN.log`` files; anything else in it is ignored."""
+    try:
+        names = sorted(path.name for path in run_dir.iterdir())
+    except OSError as exc:
+        raise UsageError(f"cannot read {run_dir}: {exc.strerror}") from exc
+    found = []
+    for name in names:
+        match = RANK_LOG.fullmatch(name)
+        if match and (run_dir / name).is_file():
+            found.append((int(match.group(1)), run_dir / name))
+    return sorted(found)
+
+
 def from_run_dir(run_dir: Path) -> LogSet:
     texts = []
-    for path in sorted(run_dir.glob("rank*.log"), key=lambda p: int(p.stem[4:] or 0)):
-        if path.stem[4:].isdigit():
-            texts.append(LogText(RUN_LINE_HEAD.sub("", _read(path)), str(path),
-                                 int(path.stem[4:])))
+    for rank, path in rank_logs(run_dir):
+        body = read_path(path)
+        body.text = RUN_LINE_HEAD.sub("", body.text)
+        texts.append(LogText(body, str(path), rank))
     logs = LogSet(texts, str(run_dir))
     summary = _json(run_dir / "summary.json")
     if summary is not None:
-        logs.failed = summary.get("exit_code") not in (0, None) or summary.get("status") in (
-            "failed", "hung", "launcher_died")
-        logs.root_rank = summary.get("root_cause_rank")
-        for rank in summary.get("ranks") or []:
-            if not isinstance(rank, dict) or rank.get("global_rank") != logs.root_rank:
-                continue
-            if rank.get("state") == "stopped":
-                continue  # safelaunch's own signal (a hang's teardown): not a cause
-            returncode = rank.get("returncode")
-            logs.root_returncode = returncode if isinstance(returncode, int) else None
-            fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(
-                str(rank.get("sigkill")))
-            if fact:
-                logs.facts.add(fact)
-                logs.fact_evidence[fact] = [str(rank.get("sigkill_evidence") or "")]
-        hang = summary.get("hang")
-        if hang:
-            logs.facts.add("hang")
-            logs.fact_evidence["hang"] = list(hang.get("findings") or [])
-            if hang.get("hint"):
-                logs.facts.add("uneven_steps")
-                logs.fact_evidence["uneven_steps"] = [
-                    f for f in hang.get("findings") or [] if "differ" in f or "more DDP" in f]
+        _read_summary(logs, summary)
     minimal = _json(run_dir / "minimal_test.json")
     if minimal is not None and minimal.get("passed") is False:
-        logs.facts.add("minimal_test_failed")
-        attempts = minimal.get("attempts") or [{}]
-        logs.fact_evidence["minimal_test_failed"] = [
-            f"minimal test ({minimal.get('backend')}): {attempts[0].get('first_failure')}"]
+        first = (_dicts(minimal.get("attempts")) or [{}])[0]
+        logs.add_fact("minimal_test_failed", [
+            f"minimal test ({minimal.get('backend')}): {first.get('first_failure')}"])
         logs.failed = True
     preflight = _json(run_dir / "preflight.json")
-    for result in (preflight or {}).get("results", []):
+    for result in _dicts((preflight or {}).get("results")):
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
-            logs.facts.add("shm_small")
-            logs.fact_evidence["shm_small"] = [result.get("message", "")]
+            logs.add_fact("shm_small", [str(result.get("message", ""))])
+    _exit_fact(logs)
     return logs
 
 
+def _read_summary(logs: LogSet, summary: dict[str, Any]) -> None:
+    logs.failed = summary.get("exit_code") not in (0, None) or summary.get("status") in (
+        "failed", "hung", "launcher_died")
+    logs.root_rank = _int(summary.get("root_cause_rank"))
+    for rank in _dicts(summary.get("ranks")):
+        if rank.get("global_rank") != logs.root_rank or logs.root_rank is None:
+            continue
+        if rank.get("state") == "stopped":
+            continue  # safelaunch's own signal (a hang's teardown): not a cause
+        logs.root_returncode = _int(rank.get("returncode"))
+        fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(rank.get("sigkill")))
+        if fact:
+            logs.add_fact(fact, [str(rank.get("sigkill_evidence") or "")])
+    hang = summary.get("hang")
+    if isinstance(hang, dict):
+        findings = _strings(hang.get("findings"))
+        logs.add_fact("hang", findings)
+        if hang.get("hint"):
+            logs.add_fact("uneven_steps",
+                          [f for f in findings if "differ" in f or "more DDP" in f])
+
+
+def _exit_fact(logs: LogSet) -> None:
+    code = logs.root_returncode
+    if code is not None and code > 0:
+        logs.add_fact("exited_nonzero", [f"rank {logs.root_rank} exited with code {code}"
+                                         if logs.root_rank is not None
+                                         else f"exit code {code}"])
+    if logs.failed or code not in (0, None):
+        logs.facts.add("failed")
+
+
 def from_text(text: str, source: str) -> LogSet:
-    logs = LogSet([LogText(text, source, None)], source)
-    blocks = list(ROOT_CAUSE_BLOCK.finditer(text))
-    if blocks:
-        match = blocks[-1]
-        fields = dict(FIELD.findall(match.group("body")))
-        rank = re.match(r"(\d+)", fields.get("rank", ""))
-        code = re.match(r"(-?\d+)", fields.get("exitcode", ""))
-        logs.root_rank = int(rank.group(1)) if rank else None
-        logs.root_returncode = int(code.group(1)) if code else None
-        logs.failed = True
+    return from_body(Text(text), source)
+
+
+def from_body(body: Text, source: str) -> LogSet:
+    labels = launchers.label_style(body.text)
+    logs = LogSet([LogText(body, source, None, labels)], source)
+    report = launchers.root_cause(body.text)
+    logs.root_rank, logs.root_returncode = report.rank, report.returncode
+    logs.failed = True if report.failed else None
+    _exit_fact(logs)
     return logs
 
 
 def load(target: str) -> LogSet:
     """A run directory, a log file, or ``-`` for stdin."""
     if target == "-":
-        return from_text(sys.stdin.buffer.read().decode("utf-8", "replace"), "<stdin>")
+        return from_body(read_stream(sys.stdin.buffer), "<stdin>")
     path = Path(target)
     if path.is_dir():
-        if not any(path.glob("rank*.log")) and (path / "latest").is_dir():
+        if not rank_logs(path) and (path / "latest").is_dir():
             path = path / "latest"
-        if not any(path.glob("rank*.log")) and not (path / "summary.json").exists():
+        if not rank_logs(path) and not (path / "summary.json").is_file():
             raise UsageError(f"{target} is not a safelaunch run directory (no rank*.log)")
         return from_run_dir(path)
     if not path.exists():
         raise UsageError(f"{target} does not exist")
-    return from_text(_read(path), str(path))
+    return from_body(read_path(path), str(path))

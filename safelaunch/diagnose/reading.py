@@ -1,0 +1,111 @@
+"""Reading a log of any size in bounded memory and time.
+
+A log is read in chunks and decoded incrementally.  Every line is cut at ``LINE_CAP``
+characters (error messages sit at the start of their line, and the rules' patterns then
+never see a line long enough to make them slow), and a log larger than ``HEAD_CHARS`` +
+``TAIL_CHARS`` keeps its beginning and its end, where failures are reported, with the line
+numbers of the end still right.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from safelaunch.errors import UsageError
+
+LINE_CAP = 4096
+HEAD_CHARS = 16 << 20
+TAIL_CHARS = 112 << 20
+CHUNK = 1 << 20
+
+
+@dataclass
+class Text:
+    text: str
+    tail_start: int = -1
+    """Where the kept end begins in ``text`` (-1: nothing was skipped)."""
+    tail_first_line: int = 0
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line number in the original log of the character at ``offset``."""
+        if 0 <= self.tail_start <= offset:
+            return self.tail_first_line + self.text.count("\n", self.tail_start, offset)
+        return self.text.count("\n", 0, offset) + 1
+
+
+class _Capper:
+    """Cuts lines longer than LINE_CAP across chunk boundaries."""
+
+    def __init__(self) -> None:
+        self.column = 0  # characters of the current line seen so far
+
+    def feed(self, chunk: str) -> str:
+        pieces = chunk.split("\n")
+        longest = max(map(len, pieces))
+        if self.column + longest <= LINE_CAP:
+            self.column = len(pieces[-1]) + (self.column if len(pieces) == 1 else 0)
+            return chunk
+        out = []
+        for number, piece in enumerate(pieces):
+            if number:
+                self.column = 0
+            room = max(0, LINE_CAP - self.column)
+            out.append(piece[:room])
+            self.column += len(piece)
+        return "\n".join(out)
+
+
+def read_stream(stream: BinaryIO) -> Text:
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    capper = _Capper()
+    head: list[str] = []
+    head_size = 0
+    tail: deque[str] = deque()
+    tail_size = 0
+    skipped_lines = 0
+    skipped = False
+    while True:
+        raw = stream.read(CHUNK)
+        chunk = capper.feed(decoder.decode(raw, final=not raw))
+        if chunk and head_size < HEAD_CHARS:
+            head.append(chunk)
+            head_size += len(chunk)
+        elif chunk:
+            tail.append(chunk)
+            tail_size += len(chunk)
+            while tail_size > TAIL_CHARS:
+                dropped = tail.popleft()
+                tail_size -= len(dropped)
+                skipped_lines += dropped.count("\n")
+                skipped = True
+        if not raw:
+            break
+    head_text = "".join(head)
+    if not skipped:
+        return Text(head_text + "".join(tail))
+    marker = f"\n[... {skipped_lines} lines not read ...]\n"
+    first = head_text.count("\n") + skipped_lines + 1
+    return Text(head_text + marker + "".join(tail), len(head_text) + len(marker), first)
+
+
+def read_path(path: Path) -> Text:
+    """A regular file's text; anything else (a FIFO, a device, a directory) is refused."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
+    with os.fdopen(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"{path} is not a regular file (a FIFO or device? "
+                             "pipe it in with: safelaunch diagnose - < FILE)")
+        os.set_blocking(fd, True)
+        try:
+            return read_stream(stream)
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror}") from exc

@@ -1,0 +1,83 @@
+"""The Python exceptions in a log: which rank raised what, and where in the user's code.
+
+A traceback is ``Traceback (most recent call last):``, indented frame lines, then the
+exception line (``TypeError: ...``); rich's boxed tracebacks (accelerate, Lightning) are read
+by dropping the box's borders.  Exceptions a launcher raises only to report its ranks'
+failure (``ChildFailedError``, ``CalledProcessError``) are not the ranks' errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from safelaunch.diagnose.launchers import strip_prefixes
+
+HEAD = "Traceback (most recent call last)"
+MAX_TRACEBACKS = 200
+MAX_FRAME_LINES = 400
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Failure"
+                       r"|Warning)|[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,100}|KeyError"
+                       r"|StopIteration|AssertionError)(?::|$)")
+FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})')
+BOX = re.compile(r"^[ \t]*[│|╭╰][ \t]?|[ \t]?[│|╮╯][ \t]*$")
+LAUNCHER_ECHOES = ("ChildFailedError", "CalledProcessError", "SignalException")
+LIBRARY_PATHS = ("site-packages", "dist-packages", "<frozen", "/lib/python")
+
+
+@dataclass
+class Raised:
+    rank: int | None
+    offset: int
+    """Where the exception line starts in the text."""
+    exception: str
+    where: str | None
+    """The innermost frame in the user's own code: ``train.py:56 in fail``."""
+
+    @property
+    def name(self) -> str:
+        return self.exception.split(":", 1)[0].rsplit(".", 1)[-1]
+
+
+def find(text: str, labels: bool) -> list[Raised]:
+    found: list[Raised] = []
+    start = 0
+    while len(found) < MAX_TRACEBACKS:
+        at = text.find(HEAD, start)
+        if at < 0:
+            break
+        start = at + len(HEAD)
+        line_start = text.rfind("\n", 0, at) + 1
+        rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
+        raised = _read_one(text, text.find("\n", at), rank, labels)
+        if raised is not None and raised.name not in LAUNCHER_ECHOES:
+            found.append(raised)
+    return found
+
+
+def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | None:
+    """The exception ending the traceback whose frames start after ``pos``."""
+    where: str | None = None
+    for _ in range(MAX_FRAME_LINES):
+        if pos < 0:
+            return None
+        end = text.find("\n", pos + 1)
+        raw = text[pos + 1:end if end >= 0 else len(text)]
+        line_rank, line = strip_prefixes(raw, labels)
+        line = BOX.sub("", line)
+        if rank is not None and line_rank is not None and line_rank != rank:
+            pos = end
+            continue  # another rank's line interleaved with this traceback
+        if frame := FRAME.search(line):
+            path = frame.group(1)
+            if not any(part in path for part in LIBRARY_PATHS):
+                where = f"{path.rsplit('/', 1)[-1]}:{frame.group(2)} in {frame.group(3)}"
+        elif line and not line[0].isspace() and EXCEPTION.match(line):
+            if HEAD in line:
+                return None
+            return Raised(rank if rank is not None else line_rank, pos + 1,
+                          line.strip()[:300], where)
+        elif line.startswith(HEAD):
+            return None  # a new traceback began: this one had no exception line
+        pos = end
+    return None

@@ -1,0 +1,56 @@
+"""Start two ranks the way ``srun`` does: each task directly, outputs merged on one console.
+
+    python scripts/zoo/ranks.py [--label] --port P script.py
+
+With ``--label`` every line gets the task number in front (``0: ...``), as ``srun --label``
+writes it; without, the ranks' lines interleave unprefixed, as plain ``srun`` or ``mpirun``
+show them.  Exits with the first non-zero status of a task (what ``srun`` reports).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import threading
+
+
+def pump(proc: subprocess.Popen[bytes], label: str, lock: threading.Lock) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        with lock:
+            sys.stdout.buffer.write(label.encode() + line)
+            sys.stdout.buffer.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--label", action="store_true")
+    parser.add_argument("--port", required=True)
+    parser.add_argument("script")
+    args = parser.parse_args()
+    lock = threading.Lock()
+    procs, threads = [], []
+    for rank in range(2):
+        env = {**os.environ, "RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": "2",
+               "LOCAL_WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": args.port}
+        proc = subprocess.Popen([sys.executable, args.script], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        thread = threading.Thread(target=pump, args=(proc, f"{rank}: " if args.label else "",
+                                                     lock))
+        thread.start()
+        procs.append(proc)
+        threads.append(thread)
+    codes = [proc.wait() for proc in procs]
+    for thread in threads:
+        thread.join()
+    failed = [code for code in codes if code != 0]
+    if failed:
+        print(f"srun: error: task {codes.index(failed[0])}: exited with exit code "
+              f"{failed[0] if failed[0] > 0 else 128 - failed[0]}", file=sys.stderr)
+    sys.exit(next((code for code in codes if code != 0), 0) % 256)
+
+
+if __name__ == "__main__":
+    main()
