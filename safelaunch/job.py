@@ -5,6 +5,7 @@ minimal test ends the job before training starts, with exit code 125."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from safelaunch import debug_env, gpu, preflight, sanity
 from safelaunch.console import Console
@@ -26,9 +27,13 @@ def torch_version() -> tuple[int, int]:
 
 def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
     cfg = plan.config
-    return preflight.PreflightInput.for_ranks(
+    inp = preflight.PreflightInput.for_ranks(
         cfg.nproc, gpu.list_gpus(), plan.run_dir, multi_node=not cfg.single_node,
         master_addr=plan.master_addr, master_port=plan.master_port, check_port=False)
+    if not (cfg.module or cfg.no_python) and cfg.script.endswith(".py"):
+        inp.script = Path(cfg.script)
+    inp.torch_build = preflight.TorchBuild.installed()
+    return inp
 
 
 def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from safelaunch import gpu
+from safelaunch import gpu, script_needs
 from safelaunch.plan import port_taken
 
 MIB = 1 << 20
@@ -74,6 +74,9 @@ class PreflightInput:
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
     gpus: list[gpu.Gpu] | None = None
     """What nvidia-smi listed, when the caller already asked it (None: ask it here)."""
+    script: Path | None = None
+    """The training script, scanned for what it hard-codes (None: a module or a binary)."""
+    torch_build: TorchBuild | None = None
 
     @classmethod
     def for_ranks(cls, nproc: str, gpus: list[gpu.Gpu] | None, run_dir: Path, *,
@@ -85,6 +88,23 @@ class PreflightInput:
                    expect_gpus=nproc == "gpu" or bool(gpus), run_dir=run_dir,
                    multi_node=multi_node, master_addr=master_addr, master_port=master_port,
                    check_port=check_port, gpus=gpus)
+
+
+@dataclass(frozen=True)
+class TorchBuild:
+    """What the installed torch was built with (read without initialising CUDA)."""
+
+    version: str
+    cuda: str | None
+    nccl: bool
+
+    @classmethod
+    def installed(cls) -> TorchBuild:
+        import torch
+        import torch.distributed as dist
+
+        return cls(torch.__version__, torch.version.cuda,
+                   bool(dist.is_available() and dist.is_nccl_available()))
 
 
 @dataclass
@@ -260,6 +280,33 @@ def check_master_addr(inp: PreflightInput) -> CheckResult:
                        f"{inp.master_addr} resolves to {infos[0][4][0]}")
 
 
+def check_script_needs(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
+    """A script that hard-codes NCCL or CUDA on a machine or torch without them would pass
+    the gloo minimal test and then die in its own init_process_group: say it now."""
+    name = "script needs"
+    if inp.script is None or inp.torch_build is None:
+        return CheckResult(name, Status.SKIP, "no script to scan")
+    needs = script_needs.scan(inp.script)
+    asks = needs.nccl or needs.cuda
+    if not asks:
+        return CheckResult(name, Status.PASS, "no hard-coded NCCL or CUDA use")
+    build = inp.torch_build
+    use = asks[0]
+    missing = []
+    if not gpus:
+        missing.append("this machine has no GPU")
+    if build.cuda is None:
+        missing.append(f"this torch ({build.version}) is a CPU-only build")
+    elif needs.nccl and not build.nccl:
+        missing.append(f"this torch ({build.version}) has no NCCL")
+    if not missing:
+        return CheckResult(name, Status.PASS, f"{use.where()} asks for {use.what}: available")
+    return CheckResult(name, Status.FAIL, f"{' and '.join(missing)}, but {use.where()} asks "
+                       f"for {use.what}; the job would die in its own start-up",
+                       "run on a GPU machine with a CUDA build of torch, or use "
+                       "backend='gloo' and CPU tensors")
+
+
 def check_open_files(_: PreflightInput) -> CheckResult:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < THRESHOLDS["nofile_warn"]:
@@ -280,6 +327,7 @@ def run_checks(inp: PreflightInput) -> PreflightReport:
         ("master port", lambda: check_port(inp)),
         ("master address", lambda: check_master_addr(inp)),
         ("open files", lambda: check_open_files(inp)),
+        ("script needs", lambda: check_script_needs(inp, gpus)),
     ]
     results: list[CheckResult] = []
     budget = max(THRESHOLDS["budget_s"] - (time.monotonic() - started), 0.1)

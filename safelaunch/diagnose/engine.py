@@ -32,6 +32,8 @@ class Evidence:
     line: int
     text: str
     file: str
+    quoted: bool = False
+    """An indented line: a traceback's source context, shown only when nothing else is."""
 
 
 @dataclass
@@ -67,7 +69,8 @@ def _evidence(log: LogText, start: int, text: str | None = None) -> Evidence:
     rank = log.rank if log.rank is not None else prefix_rank
     if rank is None and (named := MESSAGE_RANK.search(line)):
         rank = int(named.group(1) or named.group(2))
-    return Evidence(rank, log.body.line_at(start), (text or line).strip()[:300], log.path)
+    return Evidence(rank, log.body.line_at(start), (text or line).strip()[:300], log.path,
+                    quoted=text is None and line[:1].isspace())
 
 
 def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]:
@@ -155,7 +158,7 @@ def diagnose(logs: LogSet) -> Diagnosis:
     ordered = on_root + [m for m in causes if m not in on_root]
     shown: set[tuple[str, int]] = set()
     for rule, evidence in ordered:
-        preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.line))
+        preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.quoted, e.line))
                      if (e.file, e.line) not in shown or not e.line]
         if evidence and not preferred and not rule.facts:
             continue  # every line of it is already shown under a more specific cause
@@ -171,7 +174,9 @@ def diagnose(logs: LogSet) -> Diagnosis:
             break
     if diagnosis.findings:
         if any(r.fallback and r.id == diagnosis.findings[0].id for r, _ in causes):
-            diagnosis.last_lines = _last_lines(logs, root)  # the rank's own words, unmatched
+            first = diagnosis.findings[0].rank
+            # the rank's own words, unmatched
+            diagnosis.last_lines = _last_lines(logs, root if first is None else first)
         for rule, evidence in matches:
             echoes = [e for e in evidence if rule.consequence and e.rank != root
                       and (e.file, e.line) not in shown]
@@ -213,9 +218,12 @@ def render(diagnosis: Diagnosis) -> str:
         lines.append("Please report it with the output of 'safelaunch env' and these lines.")
         return "\n".join(lines) + "\n"
     for number, finding in enumerate(diagnosis.findings):
-        rank = f"rank {finding.rank}" if finding.rank is not None else where
+        rank = (f"rank {finding.rank}" if finding.rank is not None
+                else where if diagnosis.root_cause_rank is not None else "")
+        about = ", ".join(part for part in (rank, diagnosis.root_exit if number == 0 else None)
+                          if part)
         head = "diagnosis" if number == 0 else "also"
-        lines.append(f"{head}: {finding.title} ({rank}{exit_text if number == 0 else ''})")
+        lines.append(f"{head}: {finding.title}" + (f" ({about})" if about else ""))
         if number == 0:
             lines.append(f"  {finding.explain}")
         for ev in finding.evidence:
@@ -223,7 +231,7 @@ def render(diagnosis: Diagnosis) -> str:
                    else f"line {ev.line}" if ev.line else ev.file)
             lines.append(f"  > {ev.text}   [{loc}]")
         if number == 0 and diagnosis.last_lines:
-            lines.append(f"  last lines of {where}:")
+            lines.append(f"  last lines of {rank or 'the log'}:")
             lines += [f"    {line}" for line in diagnosis.last_lines]
         if number == 0:
             lines.append("  fix:")

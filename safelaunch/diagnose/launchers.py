@@ -15,7 +15,8 @@ traceback or a ``Signal 9 (SIGKILL) received by PID`` makes a log a failing one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import signal
+from dataclasses import dataclass, field
 
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d+)\](?::|\s))"
@@ -29,17 +30,22 @@ ELASTIC_FAILED = re.compile(
     r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: \d+\) of binary")
 DEEPSPEED_SPAWN = re.compile(r"process (\d+) spawned with command: \[[^\n]{0,3000}?"
                              r"'--local_rank=(\d+)'")
-DEEPSPEED_EXIT = re.compile(r"Process (\d+) exits with return code = (-?\d+)")
+DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
+DEEPSPEED_WHO = re.compile(r"Process (\d+) $|'--local_rank=(\d+)'\] $")
 SRUN_TASK = re.compile(r"srun: error: (?:[\w.-]+: )?tasks? (\d+)(?:-\d+)?: ([A-Za-z ]+?)"
                        r"(?: with exit code (\d+))?$", re.MULTILINE)
 SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Aborted": -6,
                 "Bus error": -7}
+SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d+)|(SIG[A-Z0-9]+)"
+                             r"|signal (\d+))[^\n]{0,40}<- root cause", re.MULTILINE)
+SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
-FAILING = re.compile(
-    r"Traceback \(most recent call last\)|ChildFailedError|^Fatal Python error"
-    r"|Segmentation fault|\(core dumped\)|^Killed$|terminate called after throwing"
-    r"|srun: error: |exits with return code = -?[1-9]|failed \(exitcode: -?[1-9]"
-    r"|received by PID", re.MULTILINE)
+FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
+                 "Segmentation fault", "(core dumped)", "terminate called after throwing",
+                 "srun: error: ", "received by PID")
+# Each starts with literal text, so the regex engine scans for it at memchr speed.
+FAILING_LINES = [re.compile(r"\nKilled\n"), re.compile(r"exits with return code = -?[1-9]"),
+                 re.compile(r"failed \(exitcode: -?[1-9]")]
 
 
 def label_style(text: str) -> bool:
@@ -70,10 +76,28 @@ class Report:
     returncode: int | None = None
     """Exit code, or minus the signal number."""
     failed: bool = False
+    facts: set[str] = field(default_factory=set)
+
+
+def _signal_number(name: str) -> int | None:
+    try:
+        return int(signal.Signals[name])
+    except KeyError:
+        return None
 
 
 def root_cause(text: str) -> Report:
-    report = Report(failed=bool(FAILING.search(text)))
+    report = Report(failed=any(needle in text for needle in FAILING_TEXTS)
+                    or any(regex.search(text) for regex in FAILING_LINES))
+    if "<- root cause" in text and (row := SAFELAUNCH_ROOT.search(text)):
+        report.rank = int(row.group(1))
+        number = (int(row.group(4)) if row.group(4) else
+                  _signal_number(row.group(3)) if row.group(3) else None)
+        report.returncode = int(row.group(2)) if row.group(2) else (
+            -number if number else None)
+        if SAFELAUNCH_NOT_OOM in text:
+            report.facts.add("sigkill_not_oom")
+        return _failed(report)
     blocks = list(ROOT_CAUSE_BLOCK.finditer(text))
     if blocks:
         fields = dict(FIELD.findall(blocks[-1].group("body")))
@@ -85,11 +109,17 @@ def root_cause(text: str) -> Report:
     if match := ELASTIC_FAILED.search(text):
         report.returncode, report.rank = int(match.group(1)), int(match.group(2))
         return _failed(report)
-    exits = [(int(pid), int(code)) for pid, code in DEEPSPEED_EXIT.findall(text)
-             if int(code) != 0]
-    if exits:
-        ranks = {int(pid): int(rank) for pid, rank in DEEPSPEED_SPAWN.findall(text)}
-        report.rank, report.returncode = ranks.get(exits[0][0]), exits[0][1]
+    for end in DEEPSPEED_EXIT.finditer(text):
+        if int(end.group(1)) == 0:
+            continue
+        line = text[text.rfind("\n", 0, end.start()) + 1:end.start()][-3000:]
+        who = DEEPSPEED_WHO.search(line)
+        report.returncode = int(end.group(1))
+        if who and who.group(2):
+            report.rank = int(who.group(2))
+        elif who:
+            ranks = {int(pid): int(rank) for pid, rank in DEEPSPEED_SPAWN.findall(text)}
+            report.rank = ranks.get(int(who.group(1)))
         return _failed(report)
     for task in SRUN_TASK.finditer(text):
         what, status = task.group(2).strip(), task.group(3)

@@ -119,9 +119,16 @@ def from_run_dir(run_dir: Path) -> LogSet:
             f"minimal test ({minimal.get('backend')}): {first.get('first_failure')}"])
         logs.failed = True
     preflight = _json(run_dir / "preflight.json")
-    for result in _dicts((preflight or {}).get("results")):
+    results = _dicts((preflight or {}).get("results"))
+    for result in results:
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
             logs.add_fact("shm_small", [str(result.get("message", ""))])
+    failed_checks = [f"{r.get('name')}: {r.get('message')}"
+                     + (f" -> {r.get('advice')}" if r.get("advice") else "")
+                     for r in results if r.get("status") == "fail"]
+    if failed_checks and not texts:
+        logs.add_fact("preflight_failed", failed_checks)
+        logs.failed = True
     _exit_fact(logs)
     return logs
 
@@ -168,6 +175,8 @@ def from_body(body: Text, source: str) -> LogSet:
     report = launchers.root_cause(body.text)
     logs.root_rank, logs.root_returncode = report.rank, report.returncode
     logs.failed = True if report.failed else None
+    for fact in report.facts:
+        logs.add_fact(fact, ["the summary says: no OOM record in the kernel log or the cgroup"])
     _exit_fact(logs)
     return logs
 

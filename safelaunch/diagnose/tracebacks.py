@@ -19,7 +19,8 @@ MAX_FRAME_LINES = 400
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Failure"
                        r"|Warning)|[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,100}|KeyError"
                        r"|StopIteration|AssertionError)(?::|$)")
-FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})')
+FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})'
+                   r"|^([^\s:]{1,500}\.py):(\d+) in ([^\s]{1,200})")  # the second: rich
 BOX = re.compile(r"^[ \t]*[│|╭╰][ \t]?|[ \t]?[│|╮╯][ \t]*$")
 LAUNCHER_ECHOES = ("ChildFailedError", "CalledProcessError", "SignalException")
 LIBRARY_PATHS = ("site-packages", "dist-packages", "<frozen", "/lib/python")
@@ -68,10 +69,11 @@ def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | N
         if rank is not None and line_rank is not None and line_rank != rank:
             pos = end
             continue  # another rank's line interleaved with this traceback
-        if frame := FRAME.search(line):
-            path = frame.group(1)
+        if frame := FRAME.search(line.strip()):
+            path, number, function = (frame.group(1, 2, 3) if frame.group(1)
+                                      else frame.group(4, 5, 6))
             if not any(part in path for part in LIBRARY_PATHS):
-                where = f"{path.rsplit('/', 1)[-1]}:{frame.group(2)} in {frame.group(3)}"
+                where = f"{path.rsplit('/', 1)[-1]}:{number} in {function}"
         elif line and not line[0].isspace() and EXCEPTION.match(line):
             if HEAD in line:
                 return None

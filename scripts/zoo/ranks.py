@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 
 def pump(proc: subprocess.Popen[bytes], label: str, lock: threading.Lock) -> None:
@@ -42,14 +43,24 @@ def main() -> None:
         thread.start()
         procs.append(proc)
         threads.append(thread)
-    codes = [proc.wait() for proc in procs]
+    codes: dict[int, int] = {}
+    while len(codes) < len(procs):  # srun reports each failing task as it ends
+        for task, proc in enumerate(procs):
+            code = proc.poll()
+            if code is None or task in codes:
+                continue
+            codes[task] = code
+            if code > 0:
+                print(f"srun: error: trainer: task {task}: Exited with exit code {code}",
+                      file=sys.stderr, flush=True)
+            elif code < 0:
+                what = {-9: "Killed", -11: "Segmentation fault", -15: "Terminated"}
+                print(f"srun: error: trainer: task {task}: {what.get(code, 'Aborted')}",
+                      file=sys.stderr, flush=True)
+        time.sleep(0.05)
     for thread in threads:
         thread.join()
-    failed = [code for code in codes if code != 0]
-    if failed:
-        print(f"srun: error: task {codes.index(failed[0])}: exited with exit code "
-              f"{failed[0] if failed[0] > 0 else 128 - failed[0]}", file=sys.stderr)
-    sys.exit(next((code for code in codes if code != 0), 0) % 256)
+    sys.exit(next((code for code in codes.values() if code != 0), 0) % 256)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,133 @@
+"""What the diagnosis reads is hostile until checked: huge lines, huge logs, FIFOs, stray
+files in a run directory, JSON files of the wrong shape, and patterns that could backtrack."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import safelaunch_cmd
+from safelaunch.diagnose import diagnose, from_run_dir, reading
+from safelaunch.diagnose.kb import load_rules
+
+UNBOUNDED = re.compile(r"(?<!\\)(?:\.|\[[^\]]*\])[*+](?!$)")
+
+
+@pytest.mark.parametrize("rule", [r for r in load_rules() if r.patterns], ids=lambda r: r.id)
+def test_no_pattern_can_backtrack_over_a_line(rule):
+    """A wildcard with an unbounded repeat followed by more pattern is quadratic on a long
+    line of near-matches; only bounded repeats ({0,300}) or a trailing ``.*`` are allowed."""
+    for pattern in rule.patterns:
+        assert not UNBOUNDED.search(pattern.regex.pattern), pattern.regex.pattern
+        assert not re.search(r"\)[*+]", pattern.regex.pattern), pattern.regex.pattern
+
+
+class Endless(io.RawIOBase):
+    """``size`` bytes of one character and no newline, generated on the fly."""
+
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        n = min(self.left, reading.CHUNK if n < 0 else n)
+        self.left -= n
+        return b"x" * n
+
+
+def test_a_line_without_end_is_cut_and_memory_stays_bounded():
+    body = reading.read_stream(Endless(256 << 20))  # type: ignore[arg-type]
+    assert len(body.text) == reading.LINE_CAP
+
+
+def test_long_lines_are_cut_across_chunks(monkeypatch):
+    monkeypatch.setattr(reading, "CHUNK", 7)
+    data = b"short\n" + b"y" * 50 + b"\nnext line\n"
+    monkeypatch.setattr(reading, "LINE_CAP", 20)
+    body = reading.read_stream(io.BytesIO(data))
+    assert body.text == "short\n" + "y" * 20 + "\nnext line\n"
+
+
+def test_a_huge_log_keeps_its_end_with_right_line_numbers(monkeypatch):
+    monkeypatch.setattr(reading, "CHUNK", 64)
+    monkeypatch.setattr(reading, "HEAD_CHARS", 200)
+    monkeypatch.setattr(reading, "TAIL_CHARS", 300)
+    lines = [f"step {n} loss 0.5\n" for n in range(1000)]
+    lines.append("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB\n")
+    body = reading.read_stream(io.BytesIO("".join(lines).encode()))
+    assert len(body.text) < 700 and "lines not read" in body.text
+    offset = body.text.index("[rank1]")
+    assert body.line_at(offset) == 1001
+    assert body.line_at(body.text.index("step 1 ")) == 2
+
+
+def test_utf8_split_across_chunks_survives(monkeypatch):
+    monkeypatch.setattr(reading, "CHUNK", 3)
+    assert reading.read_stream(io.BytesIO("größe ✓\n".encode())).text == "größe ✓\n"
+
+
+def _diagnose_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(safelaunch_cmd("diagnose", *args), capture_output=True, text=True,
+                          timeout=60, **kwargs)  # type: ignore[call-overload]
+
+
+def test_fifo_and_device_are_refused_in_one_line(tmp_path):
+    fifo = tmp_path / "pipe.log"
+    os.mkfifo(fifo)
+    for target in (str(fifo), "/dev/zero"):
+        out = _diagnose_cli(target)
+        assert out.returncode == 2, out
+        assert out.stderr.count("\n") == 1 and "not a regular file" in out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_unreadable_file_is_one_line(tmp_path):
+    log = tmp_path / "secret.log"
+    log.write_text("x\n")
+    log.chmod(0)
+    if os.access(log, os.R_OK):  # root reads anything: use a directory we cannot list
+        pytest.skip("running as root")
+    out = _diagnose_cli(str(log))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+
+
+def test_run_dir_with_stray_files_and_wrong_shapes(tmp_path):
+    (tmp_path / "rank1.log").write_text(
+        "2026-01-01T00:00:00.000Z err [rank1]: ModuleNotFoundError: No module named 'x'\n")
+    (tmp_path / "rankX.log").write_text("not a rank\n")
+    (tmp_path / "rank.log").write_text("nor this\n")
+    (tmp_path / "rank2.log").mkdir()
+    (tmp_path / "rank3.log.bak").write_text("old\n")
+    shapes: list[object] = [
+        [], "text", {"ranks": {"0": 1}, "hang": ["x"], "root_cause_rank": "1"},
+        {"ranks": [1, None, {"global_rank": 1, "returncode": "9"}], "hang": {"findings": 3},
+         "exit_code": 1, "root_cause_rank": 1},
+    ]
+    for shape in shapes:
+        (tmp_path / "summary.json").write_text(json.dumps(shape))
+        (tmp_path / "minimal_test.json").write_text(json.dumps({"passed": False,
+                                                                "attempts": "nope"}))
+        (tmp_path / "preflight.json").write_text(json.dumps({"results": [1, "x", None]}))
+        logs = from_run_dir(tmp_path)
+        assert [log.rank for log in logs.texts] == [1]
+        result = diagnose(logs)
+        assert result.findings and result.findings[0].id in ("minimal-test-failed",
+                                                             "module-not-found")
+    (tmp_path / "summary.json").write_text("[" * 100_000)
+    out = _diagnose_cli(str(tmp_path))
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+
+
+def test_non_utf8_and_nul_bytes(tmp_path):
+    log = tmp_path / "binary.log"
+    log.write_bytes(b"\xff\xfe\x00\x00[rank1]: RuntimeError: CUDA error: an illegal memory "
+                    b"access was encountered\x00\n\xc3")
+    out = _diagnose_cli(str(log))
+    assert out.returncode == 0 and "illegal memory access" in out.stdout
