@@ -82,8 +82,9 @@ def render_summary(outcome: RunOutcome) -> str:
 
 def _render_hang(hang: dict[str, Any], width: int) -> list[str]:
     lines = ["hang analysis:"]
-    for text in [*hang.get("findings", []), *hang.get("ranks", [])]:
-        lines += _wrap(text, width, "  ")
+    findings = [f.get("text", "") for f in hang.get("findings", []) if isinstance(f, dict)]
+    for text in [*findings, *hang.get("ranks", [])]:
+        lines += _wrap(str(text), width, "  ")
     if hang.get("hint"):
         lines += _wrap(f"fix: {hang['hint']}", width, "  ")
     stacks = hang.get("stacks") or {}

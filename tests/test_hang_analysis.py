@@ -7,6 +7,7 @@ from dataclasses import replace
 from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
 from safelaunch.supervisor.hangs import (
     HangPolicy,
+    HangReport,
     RankView,
     StepIntervals,
     analyze,
@@ -25,6 +26,15 @@ def view(rank: int, alive: bool = True, exit_code: int | None = None, **beat) ->
 
 
 POLICY = HangPolicy(hang_timeout=10, startup_timeout=100)
+
+
+def texts(report: HangReport) -> list[str]:
+    return [finding.text for finding in report.findings]
+
+
+def kinds(report: HangReport) -> list[tuple[str, list[int]]]:
+    """The findings as the diagnosis reads them, without the per-rank stall lines."""
+    return [(f.kind, f.ranks) for f in report.findings if f.kind != "no_progress"]
 
 
 def test_auto_limit_learns_from_step_intervals():
@@ -67,32 +77,37 @@ def test_lone_survivor_doing_rank0_work_is_not_a_hang():
 def test_culprit_outside_collective():
     report = analyze([view(0, in_coll=True, coll_count=11), view(1)], [])
     assert report.culprits == [1] and report.hint is None
+    assert kinds(report) == [("outside_collective", [1])]
 
 
 def test_uneven_exit_early():
     report = analyze([view(0, in_coll=True, coll_count=11),
                       view(1, alive=False, exit_code=0, coll_count=10)], [])
     assert report.culprits == [1] and "drop_last=True" in (report.hint or "")
+    assert kinds(report) == [("exited_early", [1]), ("work_differs", [])]
 
 
 def test_uneven_extra_ddp_step():
     report = analyze([view(0, forwards=11), view(1, in_coll=True, coll_name="barrier")], [])
     assert report.culprits == [0] and report.hint
+    assert kinds(report) == [("ddp_forwards_ahead", [0]), ("work_differs", [])]
 
 
 def test_never_reached_init():
     report = analyze([view(0, step=0, init_state=INIT_ENTERED), view(1, step=0, init_state=0)],
                      [])
     assert report.culprits == [1]
-    assert "never reached init_process_group" in report.findings[-1]
+    assert "never reached init_process_group" in report.findings[-1].text
+    assert kinds(report) == [("never_initialized", [1])]
 
 
 def test_collective_mismatch_and_fewer_forwards():
     report = analyze([view(0, in_coll=True, coll_count=12),
                       view(1, in_coll=True, coll_count=11, coll_name="barrier")], [])
-    assert report.culprits == [1] and "mismatch" in report.findings[-1]
+    assert report.culprits == [1] and "mismatch" in report.findings[-1].text
+    assert kinds(report) == [("collective_mismatch", [1])]
     report = analyze([view(0, forwards=11), view(1, forwards=10)], [])
-    assert report.culprits == [1]
+    assert report.culprits == [1] and kinds(report) == [("ddp_forwards_behind", [1])]
 
 
 def test_process_state_names_the_stopped_rank_whatever_the_counters_say():
@@ -104,11 +119,11 @@ def test_process_state_names_the_stopped_rank_whatever_the_counters_say():
         report = analyze(views, stalls, {0: "S", 1: letter, 2: "S"})
         assert report.culprits == [1]
         assert any(f.startswith(f"rank 1 is {'a ' if letter == 'Z' else ''}") and word in f
-                   for f in report.findings), report.findings
+                   for f in texts(report)), report.findings
         assert report.hint is None
     # every rank stopped (the whole job paused): no single culprit from the state
     report = analyze(views, stalls, {0: "T", 1: "T", 2: "T"})
-    assert not any("state T" in f for f in report.findings)
+    assert not any("state T" in f for f in texts(report))
 
 
 SPY_BACKWARD = """Thread 100 (idle): "MainThread"
@@ -148,7 +163,8 @@ def test_stacks_name_the_rank_outside_the_collective():
     places = {0: place(SPY_BACKWARD), 1: place(FH_USER_LOOP)}
     report = analyze(views, stalls, {0: "S", 1: "R"}, places)
     assert report.culprits == [1] and report.hint is None
-    assert any("rank 1 is in compute_metrics (train.py:41)" in f for f in report.findings)
+    assert any("rank 1 is in compute_metrics (train.py:41)" in f for f in texts(report))
+    assert kinds(report) == [("stack_elsewhere", [1])]
     # both in collectives (a mismatch, or a network stall): the stacks alone name no one
     both = analyze(views, stalls, {}, {0: place(SPY_BACKWARD), 1: place(SPY_ALL_REDUCE)})
-    assert not any("(its stack)" in f for f in both.findings)
+    assert not any("(its stack)" in f for f in texts(both))

@@ -53,7 +53,7 @@ def test_stopped_rank_is_the_culprit(tmp_path, attempt):
     assert proc.returncode == 124, text[-3000:]
     hang = json.loads((run_dir / "summary.json").read_text())["hang"]
     assert hang["culprits"] == [1], hang
-    assert any("rank 1 is stopped (state T" in f for f in hang["findings"]), hang["findings"]
+    assert any("rank 1 is stopped (state T" in f for f in (f["text"] for f in hang["findings"])), hang["findings"]
     assert hang["hint"] is None  # no uneven-batches fix without the evidence for it
     assert sorted(hang["stack_files"]) == ["0", "1"], (hang["stack_files"], hang["stack_missing"])
     assert took < TIMEOUT + 8, took  # the hang timeout, the stacks, a 2 s goodbye

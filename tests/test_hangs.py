@@ -21,7 +21,7 @@ def _hang(run, culprit: int):
 def test_rank_stalled_before_collective(run_safelaunch):
     run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", HANG, "stall")
     hang = _hang(run, 1)
-    assert any("not in a collective" in f and "all_reduce" in f for f in hang["findings"])
+    assert any("not in a collective" in f and "all_reduce" in f for f in (f["text"] for f in hang["findings"]))
     with open(hang["stack_files"]["1"]) as fh:
         assert "stall_before_collective" in fh.read()
     assert "stall_before_collective" in " ".join(hang["stacks"]["1"])
@@ -47,7 +47,7 @@ def test_uneven_batches(run_safelaunch):
 def test_rank_stuck_before_init(run_safelaunch):
     run = run_safelaunch("run", "--nproc", "2", "--startup-timeout", "5", HANG, "before-init")
     hang = _hang(run, 1)
-    assert any("never reached init_process_group" in f for f in hang["findings"])
+    assert any("never reached init_process_group" in f for f in (f["text"] for f in hang["findings"]))
     assert "wait_for_init_forever" in " ".join(hang["stacks"]["1"])
 
 

@@ -33,7 +33,7 @@ def _run_dir(tmp_path, rank: dict) -> sources.LogSet:
 
 def test_safelaunchs_own_sigkill_after_a_hang_is_no_cause(tmp_path):
     logs = _run_dir(tmp_path, {"status": "hung", "exit_code": 124, "state": "stopped",
-                               "returncode": -9, "hang": {"findings": ["rank 0 is stopped"]}})
+                               "returncode": -9, "hang": {"findings": [{"kind": "process_state", "ranks": [0], "text": "rank 0 is stopped"}]}})
     ids = [f.id for f in diagnose(logs).findings]
     assert "oom-killer" not in ids and ids[0] == "hang"
 

@@ -19,6 +19,7 @@ from typing import Any
 from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.errors import UsageError
+from safelaunch.supervisor.hangs import UNEVEN_KINDS
 
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
 RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
@@ -84,10 +85,6 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _strings(value: object) -> list[str]:
-    return [str(item) for item in value] if isinstance(value, list) else []
-
-
 def rank_logs(run_dir: Path) -> list[tuple[int, Path]]:
     """The run directory's ``rankN.log`` files; anything else in it is ignored."""
     try:
@@ -148,11 +145,13 @@ def _read_summary(logs: LogSet, summary: dict[str, Any]) -> None:
             logs.add_fact(fact, [str(rank.get("sigkill_evidence") or "")])
     hang = summary.get("hang")
     if isinstance(hang, dict):
-        findings = _strings(hang.get("findings"))
-        logs.add_fact("hang", findings)
-        if hang.get("hint"):
-            logs.add_fact("uneven_steps",
-                          [f for f in findings if "differ" in f or "more DDP" in f])
+        findings = [(str(f.get("kind")), str(f.get("text")))
+                    for f in _dicts(hang.get("findings"))]
+        logs.add_fact("hang", [text for kind, text in findings if kind != "no_progress"]
+                      or [text for _, text in findings])
+        uneven = [text for kind, text in findings if kind in UNEVEN_KINDS]
+        if uneven:
+            logs.add_fact("uneven_steps", uneven)
 
 
 def _exit_fact(logs: LogSet) -> None:

@@ -157,11 +157,34 @@ def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | N
     return stalls
 
 
+@dataclass(frozen=True)
+class HangFinding:
+    """One fact of a hang analysis.  ``kind`` is what the diagnosis reads:
+
+    ``no_progress`` a rank passed its limit; ``process_state`` a rank is stopped (T/t), in the
+    kernel (D) or a zombie (Z); ``exited_early`` ranks exited while others needed them;
+    ``stack_elsewhere`` ranks' stacks are outside torch.distributed while others wait there;
+    ``ddp_forwards_ahead`` ranks ran an extra DDP forward and wait in its backward;
+    ``outside_collective`` ranks are not in a collective while others wait in one;
+    ``never_initialized`` ranks never reached init_process_group; ``collective_mismatch``
+    ranks wait in different collectives; ``ddp_forwards_behind`` ranks ran fewer DDP forwards;
+    ``work_differs`` the ranks' step/forward/collective counts differ (uneven batches).
+    ``ranks`` are the ranks the finding holds responsible (empty for a plain observation).
+    """
+
+    kind: str
+    ranks: list[int]
+    text: str
+
+
+UNEVEN_KINDS = ("ddp_forwards_ahead", "work_differs")
+
+
 @dataclass
 class HangReport:
     stalled: list[int]
     culprits: list[int]
-    findings: list[str]
+    findings: list[HangFinding]
     hint: str | None
     ranks: list[str]
     stacks: dict[int, list[str]] = field(default_factory=dict)
@@ -177,6 +200,36 @@ class HangReport:
     def headline(self) -> str:
         who = ", ".join(str(r) for r in self.culprits) or "?"
         return f"hang detected: rank(s) {who} at fault"
+
+
+@dataclass
+class Verdict:
+    culprits: list[RankView]
+    findings: list[HangFinding]
+    uneven: bool = False
+
+
+@dataclass
+class Evidence:
+    """Everything known at the moment of a hang, split the ways the rules need it."""
+
+    views: list[RankView]
+    states: dict[int, str]
+    places: dict[int, tuple[str, str]]
+    alive: list[RankView] = field(init=False)
+    waiting: list[RankView] = field(init=False)
+    outside: list[RankView] = field(init=False)
+    exited: list[RankView] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.alive = [v for v in self.views if v.alive]
+        self.waiting = [v for v in self.alive if v.in_collective]
+        self.outside = [v for v in self.alive if not v.in_collective]
+        self.exited = [v for v in self.views if not v.alive]
+
+
+def _finding(kind: str, ranks: list[RankView], text: str) -> HangFinding:
+    return HangFinding(kind, sorted(v.rank for v in ranks), text)
 
 
 def _names(ranks: list[RankView]) -> str:
@@ -205,34 +258,110 @@ def process_letter(status: str | None) -> str | None:
             "running": "R", "sleeping": "S", "idle": "I"}.get(status or "")
 
 
-def _state_rule(alive: list[RankView], states: dict[int, str]) -> tuple[list[RankView], str]:
+def _state_rule(ev: Evidence) -> Verdict | None:
     """Ranks that cannot progress whatever the others do: stopped, stuck in the kernel, or
     dead but not reaped; the evidence is the kernel's own process state."""
     for letters in (("T", "t"), ("Z",), ("D",)):
-        stuck = [v for v in alive if states.get(v.rank) in letters]
-        if stuck and len(stuck) < len(alive):
-            word = STATE_WORDS[states[stuck[0].rank]]
+        stuck = [v for v in ev.alive if ev.states.get(v.rank) in letters]
+        if stuck and len(stuck) < len(ev.alive):
+            word = STATE_WORDS[ev.states[stuck[0].rank]]
             one = len(stuck) == 1
-            return stuck, (f"{'rank' if one else 'ranks'} {_names(stuck)} "
-                           f"{'is' if one else 'are'} {word}; the other rank(s) wait for "
-                           f"{'it' if one else 'them'}")
-    return [], ""
+            return Verdict(stuck, [_finding(
+                "process_state", stuck,
+                f"{'rank' if one else 'ranks'} {_names(stuck)} {'is' if one else 'are'} "
+                f"{word}; the other rank(s) wait for {'it' if one else 'them'}")])
+    return None
 
 
-def _stack_rule(alive: list[RankView], places: dict[int, tuple[str, str]]
-                ) -> tuple[list[RankView], str]:
+def _exited_rule(ev: Evidence) -> Verdict | None:
+    if not (ev.exited and ev.alive):
+        return None
+    work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in ev.views}
+    return Verdict(ev.exited, [_finding(
+        "exited_early", ev.exited, f"rank(s) {_names(ev.exited)} exited while rank(s) "
+        f"{_names(ev.alive)} still needed them")], uneven=len(work) > 1)
+
+
+def _outside_rule(ev: Evidence) -> Verdict | None:
+    if not (ev.waiting and ev.outside):
+        return None
+    coll = ev.waiting[0].beat
+    assert coll is not None
+    ahead = [v for v in ev.outside if _forwards(v) > max(_forwards(w) for w in ev.waiting)]
+    if ahead:
+        return Verdict(ahead, [_finding(
+            "ddp_forwards_ahead", ahead,
+            f"rank(s) {_names(ahead)} ran more DDP forward passes than rank(s) "
+            f"{_names(ev.waiting)}, which already wait in {coll.coll_name} #{coll.coll_count}: "
+            f"rank(s) {_names(ahead)} wait in the gradient all_reduce of an extra step")],
+            uneven=True)
+    return Verdict(ev.outside, [_finding(
+        "outside_collective", ev.outside,
+        f"rank(s) {_names(ev.outside)} are not in a collective while rank(s) "
+        f"{_names(ev.waiting)} wait in {coll.coll_name} #{coll.coll_count}")])
+
+
+def _init_rule(ev: Evidence) -> Verdict | None:
+    never = [v for v in ev.alive if v.beat is None or v.beat.init_state < INIT_ENTERED]
+    inside = [v for v in ev.alive if v.beat is not None and v.beat.init_state == INIT_ENTERED]
+    if not (never and inside):
+        return None
+    return Verdict(never, [_finding(
+        "never_initialized", never, f"rank(s) {_names(never)} never reached "
+        f"init_process_group while rank(s) {_names(inside)} wait inside it")])
+
+
+def _mismatch_rule(ev: Evidence) -> Verdict | None:
+    if not ev.waiting or ev.outside:
+        return None
+    counts = {v.beat.coll_count for v in ev.waiting if v.beat}
+    names = {v.beat.coll_name for v in ev.waiting if v.beat}
+    if len(counts) < 2 and len(names) < 2:
+        return None
+    low = min(counts)
+    behind = [v for v in ev.waiting if v.beat and v.beat.coll_count == low]
+    return Verdict(behind, [_finding("collective_mismatch", behind, "collective mismatch: "
+                                     + "; ".join(f"rank {v.rank} in {v.beat.coll_name} "
+                                                 f"#{v.beat.coll_count}"
+                                                 for v in ev.waiting if v.beat))])
+
+
+def _fewer_forwards_rule(ev: Evidence) -> Verdict | None:
+    if not ev.outside or ev.waiting:
+        return None
+    forwards = {v.rank: _forwards(v) for v in ev.alive}
+    if len(set(forwards.values())) < 2:
+        return None
+    low = min(forwards.values())
+    behind = [v for v in ev.alive if _forwards(v) == low]
+    return Verdict(behind, [_finding(
+        "ddp_forwards_behind", behind,
+        f"rank(s) {_names(behind)} ran fewer DDP forward passes ("
+        + ", ".join(f"rank {r}: {n}" for r, n in sorted(forwards.items()))
+        + "); the others wait for them in the gradient all_reduce inside backward")])
+
+
+def _stack_rule(ev: Evidence) -> Verdict | None:
     """Stacks of every live rank: the ranks that are not inside torch.distributed or a
     backward pass while the others wait there are holding the others up."""
-    if not alive or any(v.rank not in places for v in alive):
-        return [], ""
-    waiting = [v for v in alive if places[v.rank][0] == "waiting"]
-    away = [v for v in alive if places[v.rank][0] != "waiting"]
+    places = ev.places
+    if not ev.alive or any(v.rank not in places for v in ev.alive):
+        return None
+    waiting = [v for v in ev.alive if places[v.rank][0] == "waiting"]
+    away = [v for v in ev.alive if places[v.rank][0] != "waiting"]
     if not waiting or not away:
-        return [], ""
+        return None
     whats = sorted({places[v.rank][1] for v in waiting})
-    return away, ("; ".join(f"rank {v.rank} is in {places[v.rank][1]}" for v in away)
-                  + f" (its stack), while rank(s) {_names(waiting)} wait in "
-                  + " / ".join(whats))
+    return Verdict(away, [_finding(
+        "stack_elsewhere", away,
+        "; ".join(f"rank {v.rank} is in {places[v.rank][1]}" for v in away)
+        + f" (its stack), while rank(s) {_names(waiting)} wait in " + " / ".join(whats))])
+
+
+# Facts no other evidence can overturn: the kernel's process state, a rank that is gone.
+DECISIVE_RULES = (_state_rule, _exited_rule)
+# What the heartbeat counters suggest, most specific first; the stacks overrule them.
+COUNTER_RULES = (_outside_rule, _init_rule, _mismatch_rule, _fewer_forwards_rule)
 
 
 def analyze(views: list[RankView], stalls: list[Stall],
@@ -240,82 +369,35 @@ def analyze(views: list[RankView], stalls: list[Stall],
             places: dict[int, tuple[str, str]] | None = None) -> HangReport:
     """``states``: the kernel's process state letter of each live rank (T, D, Z, R, S);
     ``places``: where each live rank's stack is (``stacks.place``)."""
-    alive = [v for v in views if v.alive]
-    waiting = [v for v in alive if v.in_collective]
-    outside = [v for v in alive if not v.in_collective]
-    exited = [v for v in views if not v.alive]
-    findings = [f"rank {s.rank} made no progress for {s.silent_s:.0f}s ({s.limit_name} "
-                f"{s.limit_s:.0f}s)" for s in stalls]
-    culprits, finding = _state_rule(alive, states or {})
-    if finding:
-        findings.append(finding)
-    uneven = False
-    if exited and alive and not culprits:
-        culprits = exited
-        findings.append(f"rank(s) {_names(exited)} exited while rank(s) {_names(alive)} still "
-                        "needed them")
-        work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in views}
-        uneven = len(work) > 1
-    # The stacks are the strongest evidence after the process state: the counters' rules
-    # below run too (their findings add the collective and its number), but where they name
-    # other ranks than the stacks, the stacks win and the counters' guesses are dropped.
-    by_stack, stack_finding = ([], "") if culprits else _stack_rule(alive, places or {})
-    counted_from = len(findings)
-    if not culprits and waiting and outside:
-        coll = waiting[0].beat
-        assert coll is not None
-        ahead = [v for v in outside if _forwards(v) > max(_forwards(w) for w in waiting)]
-        if ahead:
-            culprits, uneven = ahead, True
-            findings.append(
-                f"rank(s) {_names(ahead)} ran more DDP forward passes than rank(s) "
-                f"{_names(waiting)}, which already wait in {coll.coll_name} #{coll.coll_count}: "
-                f"rank(s) {_names(ahead)} wait in the gradient all_reduce of an extra step")
+    ev = Evidence(views, states or {}, places or {})
+    findings = [HangFinding("no_progress", [], f"rank {s.rank} made no progress for "
+                            f"{s.silent_s:.0f}s ({s.limit_name} {s.limit_s:.0f}s)")
+                for s in stalls]
+    verdict = next((v for rule in DECISIVE_RULES if (v := rule(ev))), None)
+    if verdict is None:
+        counted = next((v for rule in COUNTER_RULES if (v := rule(ev))), None)
+        by_stack = _stack_rule(ev)
+        if by_stack is None:
+            verdict = counted
+        elif counted is not None and {v.rank for v in counted.culprits} == {
+                v.rank for v in by_stack.culprits}:
+            # the stacks agree: keep the counters' finding (it names the collective)
+            verdict = Verdict(counted.culprits, counted.findings + by_stack.findings,
+                              counted.uneven)
         else:
-            culprits = outside
-            findings.append(f"rank(s) {_names(outside)} are not in a collective while rank(s) "
-                            f"{_names(waiting)} wait in {coll.coll_name} #{coll.coll_count}")
-    if not culprits:
-        never = [v for v in alive if v.beat is None or v.beat.init_state < INIT_ENTERED]
-        inside = [v for v in alive if v.beat is not None and v.beat.init_state == INIT_ENTERED]
-        if never and inside:
-            culprits = never
-            findings.append(f"rank(s) {_names(never)} never reached init_process_group while "
-                            f"rank(s) {_names(inside)} wait inside it")
-    if not culprits and waiting and not outside:
-        counts = {v.beat.coll_count for v in waiting if v.beat}
-        names = {v.beat.coll_name for v in waiting if v.beat}
-        if len(counts) > 1 or len(names) > 1:
-            low = min(counts)
-            culprits = [v for v in waiting if v.beat and v.beat.coll_count == low]
-            findings.append("collective mismatch: " + "; ".join(
-                f"rank {v.rank} in {v.beat.coll_name} #{v.beat.coll_count}"
-                for v in waiting if v.beat))
-    if not culprits and outside and not waiting:
-        forwards = {v.rank: _forwards(v) for v in alive}
-        if len(set(forwards.values())) > 1:
-            low = min(forwards.values())
-            culprits = [v for v in alive if _forwards(v) == low]
-            findings.append(
-                f"rank(s) {_names(culprits)} ran fewer DDP forward passes ("
-                + ", ".join(f"rank {r}: {n}" for r, n in sorted(forwards.items()))
-                + "); the others wait for them in the gradient all_reduce inside backward")
-    if by_stack:
-        if {v.rank for v in culprits} != {v.rank for v in by_stack}:
-            del findings[counted_from:]
-            culprits, uneven = by_stack, False
-        findings.append(stack_finding)
-    if not culprits:
+            verdict = by_stack  # where they disagree, the counters' guess is dropped
+    if verdict is None:
         stalled_ranks = {s.rank for s in stalls}
-        culprits = [v for v in alive if v.rank in stalled_ranks]
-    if uneven:
-        findings.append("work done differs: " + _counts(views))
+        verdict = Verdict([v for v in ev.alive if v.rank in stalled_ranks], [])
+    findings += verdict.findings
+    if verdict.uneven:
+        findings.append(HangFinding("work_differs", [], "work done differs: " + _counts(views)))
     return HangReport(
         stalled=[s.rank for s in stalls],
-        culprits=sorted(v.rank for v in culprits),
+        culprits=sorted(v.rank for v in verdict.culprits),
         findings=findings,
-        hint=UNEVEN_HINT if uneven else None,
-        ranks=[v.describe() + (f" (process state {states[v.rank]})"
-                               if states and v.alive and v.rank in states else "")
+        hint=UNEVEN_HINT if verdict.uneven else None,
+        ranks=[v.describe() + (f" (process state {ev.states[v.rank]})"
+                               if v.alive and v.rank in ev.states else "")
                for v in views],
     )

@@ -258,8 +258,8 @@ class Supervisor:
                   if (where := stacks.place(text)) is not None}
         report = analyze(views, stalls, states, places)
         self._console.notice(report.headline)
-        for line in report.findings:
-            self._console.notice(f"  {line}")
+        for finding in report.findings:
+            self._console.notice(f"  {finding.text}")
         report.stack_method = method
         report.stack_files = {g: str(path) for g, path in files.items()}
         report.stack_missing = {g: why for g, why in missing.items()}
