@@ -10,17 +10,19 @@ log with nothing wrong gets "no known failure found", never a guess.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from safelaunch.diagnose import tracebacks
-from safelaunch.diagnose.kb import Rule, load_rules
+from safelaunch.diagnose.kb import Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.sources import LogSet, LogText
 
 MAX_EVIDENCE = 3
 MAX_FINDINGS = 4
 MAX_MATCHES = 50
+LOCAL_SEARCH_LIMIT = 5000
 LAST_LINES = 8
 MESSAGE_RANK = re.compile(
     r"\[(?:[^\]\n]{0,80} )?Rank (\d{1,6})\]|\b(?:on|of|from) rank (\d{1,6})\b")
@@ -77,19 +79,46 @@ def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]
     found: list[Evidence] = []
     text = log.text
     for pattern in rule.patterns:
-        if pattern.keyword is not None:
-            haystack = text
-            needle = pattern.keyword
-            if pattern.ignore_case:
-                haystack = lowered.setdefault(id(log), text.lower())
-                needle = needle.lower()
-            if needle not in haystack:
+        if pattern.ignore_case:
+            needle = (pattern.keyword or "").lower()
+            if needle and needle not in lowered.setdefault(id(log), text.lower()):
                 continue
-        for match in pattern.regex.finditer(text):
-            found.append(_evidence(log, text.rfind("\n", 0, match.start()) + 1))
+            starts = _match_lines(pattern.regex.finditer(text), text)
+        elif pattern.keyword is None:
+            starts = _match_lines(pattern.regex.finditer(text), text)
+        else:
+            hits = text.count(pattern.keyword)
+            if not hits:
+                continue
+            # A rare keyword: try the pattern on the lines that hold it, never on the rest.
+            starts = (_keyword_lines(pattern, text) if hits <= LOCAL_SEARCH_LIMIT
+                      else _match_lines(pattern.regex.finditer(text), text))
+        for start in starts:
+            found.append(_evidence(log, start))
             if len(found) >= MAX_MATCHES:
                 return found
     return found
+
+
+def _match_lines(matches: Iterator[re.Match[str]], text: str) -> Iterator[int]:
+    last = -1
+    for match in matches:
+        start = text.rfind("\n", 0, match.start()) + 1
+        if start != last:
+            last = start
+            yield start
+
+
+def _keyword_lines(pattern: Pattern, text: str) -> Iterator[int]:
+    assert pattern.keyword is not None
+    at = text.find(pattern.keyword)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        if pattern.regex.search(text, start, end):
+            yield start
+        at = text.find(pattern.keyword, end)
 
 
 def _raised(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:

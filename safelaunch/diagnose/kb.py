@@ -79,6 +79,10 @@ def keyword(pattern: str) -> str | None:
             run = ""
             if ch == "|":  # an alternation: no single literal is required
                 return None
+            if ch in "[{":  # a character class or a repeat count: nothing literal inside
+                close = text.find("]" if ch == "[" else "}", i + 2)
+                i = len(text) if close < 0 else close + 1
+                continue
         else:
             run += ch
         i += 1
