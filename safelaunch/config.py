@@ -174,6 +174,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def rdzv_backends() -> set[str]:
+    """torch's own rendezvous backends and those installed as ``torchrun.handlers`` plugins."""
+    from importlib.metadata import entry_points
+
+    return {"static", "c10d", "etcd", "etcd-v2"} | {
+        entry.name for entry in entry_points(group="torchrun.handlers")}
+
+
 @dataclass
 class RunConfig:
     """Every option of ``safelaunch run``, resolved and validated."""
@@ -236,6 +244,9 @@ class RunConfig:
             raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
         if self.node_rank < 0:
             raise UsageError(f"--node-rank must be >= 0, got {self.node_rank}")
+        if self.rdzv_backend not in rdzv_backends():
+            raise UsageError(f"--rdzv-backend {self.rdzv_backend!r} is not a rendezvous backend "
+                             f"torch knows (choose from {', '.join(sorted(rdzv_backends()))})")
         if self.rdzv_backend == "static" and self.max_nodes > 1 \
                 and self.min_nodes != self.max_nodes:
             raise UsageError("an elastic --nnodes MIN:MAX needs --rdzv-backend c10d")

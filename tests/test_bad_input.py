@@ -32,6 +32,8 @@ def test_bad_values_name_the_option(run_safelaunch):
     _one_line_error(run_safelaunch("run", "--no-such-flag", FAULT), 2, "--no-such-flag")
     _one_line_error(run_safelaunch("run"), 2, "SCRIPT")
     _one_line_error(run_safelaunch("run", "--nnodes", "2", FAULT), 2, "--master-addr")
+    _one_line_error(run_safelaunch("run", "--rdzv-backend", "nonexist", FAULT), 2,
+                    "--rdzv-backend 'nonexist'", "c10d, etcd, etcd-v2, static")
     _one_line_error(run_safelaunch("run", "--st", FAULT), 2, "ambiguous option: --st",
                     "'safelaunch run --help'")
 

@@ -131,3 +131,17 @@ def test_non_utf8_and_nul_bytes(tmp_path):
                     b"access was encountered\x00\n\xc3")
     out = _diagnose_cli(str(log))
     assert out.returncode == 0 and "illegal memory access" in out.stdout
+
+
+def test_a_job_that_never_started_is_diagnosed_from_its_summary(tmp_path):
+    reason = "rendezvous failed (c10d at 10.0.0.2:29400): connection refused"
+    (tmp_path / "summary.json").write_text(json.dumps(
+        {"status": "failed", "exit_code": 125, "reason": reason, "ranks": []}))
+    result = diagnose(from_run_dir(tmp_path))
+    assert [f.id for f in result.findings] == ["not-started"]
+    assert result.findings[0].evidence[0].text == reason
+    (tmp_path / "preflight.json").write_text(json.dumps({"results": [
+        {"name": "disk", "status": "fail", "message": "12 MiB free", "advice": "free space"}]}))
+    result = diagnose(from_run_dir(tmp_path))
+    assert [f.id for f in result.findings] == ["preflight-failed"]
+    assert result.findings[0].evidence[0].text == "disk: 12 MiB free -> free space"

@@ -134,6 +134,8 @@ def _read_summary(logs: LogSet, summary: dict[str, Any]) -> None:
     logs.failed = summary.get("exit_code") not in (0, None) or summary.get("status") in (
         "failed", "hung", "launcher_died")
     logs.root_rank = _int(summary.get("root_cause_rank"))
+    if logs.failed and not _dicts(summary.get("ranks")) and summary.get("reason"):
+        logs.add_fact("not_started", [str(summary.get("reason"))[:600]])
     for rank in _dicts(summary.get("ranks")):
         if rank.get("global_rank") != logs.root_rank or logs.root_rank is None:
             continue
