@@ -22,6 +22,7 @@ import click
 from safelaunch import __version__, exit_codes, options
 from safelaunch.config import (
     Count,
+    NprocType,
     RunConfig,
     Seconds,
     find_config_file,
@@ -205,7 +206,7 @@ def diagnose_command(target: str, as_json: bool) -> None:
 
 
 @cli.command("onstart", context_settings={"allow_interspersed_args": False})
-@click.option("--nproc", default="gpu", show_default=True,
+@click.option("--nproc", default="gpu", show_default=True, type=NprocType(),
               help="Ranks per node for the training run.")
 @click.option("--run-option", "run_options", multiple=True, metavar="ARG",
               help="One more argument for safelaunch run, e.g. --run-option=--hang-timeout=600.")

@@ -51,6 +51,35 @@ class OnstartOptions:
             raise UsageError("--git-ref needs --git-url")
         if self.on_restart not in ("resume", "skip", "rerun"):
             raise UsageError(f"--on-restart must be resume, skip or rerun, not {self.on_restart!r}")
+        if not self.script.strip() or self.script.startswith("-"):
+            raise UsageError(f"SCRIPT must name the training script, not {self.script!r}")
+        for word in [self.script, *self.script_args, *self.run_options, *self.setup]:
+            if "\0" in word:
+                raise UsageError(f"a NUL byte cannot be passed to a shell script: {word!r}")
+        for word in self.run_options:
+            if word in ("", "--"):
+                raise UsageError(f"--run-option={word} would end safelaunch run's options "
+                                 "early: pass the script's own arguments after SCRIPT")
+        for flag, value, absolute in (("--workdir", self.workdir, False),
+                                      ("--state-dir", self.state_dir, True),
+                                      ("--log-file", self.log_file, True)):
+            if value is not None:
+                _check_path(flag, value, absolute)
+
+
+def _check_path(flag: str, value: str, absolute: bool) -> None:
+    """A path the instance's shell uses as it is: no expansion, no option look-alike."""
+    if not value.strip() or any(ch in value for ch in "\0\n\r"):
+        raise UsageError(f"{flag} must be a path, got {value!r}")
+    if value.startswith("-"):
+        raise UsageError(f"{flag} {value!r} starts with '-' and would be read as an option"
+                         + ("" if absolute else f"; write it as ./{value}"))
+    if value.startswith(("~", "$")) or "${" in value:
+        raise UsageError(f"{flag} {value!r} is not expanded by the on-start script; write the "
+                         "path out (e.g. /root/...)")
+    if absolute and not value.startswith("/"):
+        raise UsageError(f"{flag} must be an absolute path (the on-start script's working "
+                         f"directory is not yours), got {value!r}")
 
 
 def _template(name: str) -> Template:

@@ -241,3 +241,31 @@ def test_a_token_in_the_git_url_warns_and_keeps_the_script_private(tmp_path, url
     assert proc.returncode == 0, proc.stderr
     assert ("warning: --git-url holds a credential" in proc.stderr) is secret
     assert (out.stat().st_mode & 0o077 == 0) is secret
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--nproc", "abc0", "train.py"], None),
+    (["--nproc", "-5", "train.py"], "--nproc"),
+    (["--nproc", "0", "train.py"], "--nproc"),
+    (["--nproc=", "train.py"], "--nproc"),
+    (["--run-option=--", "train.py"], "--run-option=--"),
+    (["--run-option=", "train.py"], "--run-option="),
+    ([""], "SCRIPT"),
+    (["-x"], None),
+    (["--workdir", "-rf", "train.py"], "--workdir '-rf'"),
+    (["--state-dir", "-x", "train.py"], "--state-dir"),
+    (["--log-file=--help", "train.py"], "--log-file '--help'"),
+    (["--state-dir", "$HOME/state", "train.py"], "not expanded"),
+    (["--workdir", "~/code", "train.py"], "not expanded"),
+    (["--log-file", "onstart.log", "train.py"], "absolute"),
+    (["--workdir", "/w\nrm -rf /", "train.py"], "--workdir"),
+])
+def test_onstart_values_are_checked(args, needle):
+    out = subprocess.run(safelaunch_cmd("onstart", *args), capture_output=True, text=True)
+    if needle is None and args[0] == "--nproc":  # a PrivateUse1 device name, as torchrun takes
+        assert out.returncode == 0, out.stderr
+        return
+    assert out.returncode == 2, (args, out.stdout[:200])
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert needle is None or needle in out.stderr
+    assert out.stdout == ""
