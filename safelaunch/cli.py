@@ -274,7 +274,7 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
                    "the vastai CLI's key).")
 @click.option("-i", "--identity", multiple=True, type=click.Path(dir_okay=False),
               help="A private key file (repeatable); IdentityFile and the agent also count.")
-@click.option("--ssh-config", type=click.Path(dir_okay=False), default=None,
+@click.option("--ssh-config", type=click.Path(dir_okay=False, exists=True), default=None,
               help="SSH config file [default: ~/.ssh/config].")
 @click.option("--accept-new-host-key", is_flag=True,
               help="Trust an unknown host key once and pin it in known_hosts (a changed key "

@@ -323,11 +323,44 @@ def find_config_file(explicit: str | None) -> Path | None:
     """The file named by ``--config``, else ``./safelaunch.yaml`` when it exists."""
     if explicit:
         path = Path(explicit)
+        if path.is_dir():
+            raise ConfigError(f"--config {explicit} is a directory; name the YAML file itself")
+        if path.exists() and not path.is_file():
+            raise ConfigError(f"--config {explicit} is not a regular file")
         if not path.is_file():
             raise ConfigError(f"config file {explicit} does not exist")
         return path
     default = Path(os.getcwd()) / DEFAULT_CONFIG_FILE
     return default if default.is_file() else None
+
+
+MAX_CONFIG_BYTES = 1 << 20
+MAX_CONFIG_DEPTH = 20
+MAX_CONFIG_ALIASES = 20
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """SafeLoader that refuses alias bombs and deep nesting before building anything."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_CONFIG_ALIASES:
+                raise ConfigError(f"more than {MAX_CONFIG_ALIASES} YAML aliases (*name); "
+                                  "write the values out")
+        self._depth += 1
+        try:
+            if self._depth > MAX_CONFIG_DEPTH:
+                raise ConfigError(f"nested more than {MAX_CONFIG_DEPTH} levels deep; a "
+                                  "safelaunch config is a flat mapping")
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def load_config_file(
@@ -338,9 +371,17 @@ def load_config_file(
     Returns a click ``default_map``; raises ``ConfigError`` naming the file, line and key.
     """
     try:
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file {path} is {size >> 10} KiB; a safelaunch config "
+                              f"holds a few option lines (limit {MAX_CONFIG_BYTES >> 10} KiB)")
         text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        try:
+            node = yaml.compose(text, Loader=_BoundedLoader)
+            data = yaml.load(text, Loader=_BoundedLoader)  # a SafeLoader
+        except (ConfigError, RecursionError) as exc:
+            raise ConfigError(f"{path}: {exc}" if isinstance(exc, ConfigError)
+                              else f"{path}: nested too deeply for a config file") from exc
     except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
     except UnicodeDecodeError as exc:

@@ -97,3 +97,8 @@ def test_node_rank_outside_the_node_count(run_safelaunch):
     _one_line_error(run_safelaunch("run", "--nnodes", "1:2", "--rdzv-backend", "c10d",
                                    "--rdzv-endpoint", "localhost:1", "--node-rank", "2", FAULT),
                     2, "--node-rank 2 is out of range")
+
+
+def test_missing_ssh_config_is_a_usage_error(run_safelaunch, tmp_path):
+    _one_line_error(run_safelaunch("remote", "--host", "nowhere", "--ssh-config",
+                                   str(tmp_path / "nope"), FAULT), 2, "--ssh-config")

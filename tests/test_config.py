@@ -96,6 +96,30 @@ def test_config_errors_name_key_and_line(tmp_path: Path, monkeypatch):
     assert _params([])["nproc"] == "1"
 
 
+BOMB = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}" if i else "x"] * 9) + "]\n"
+               for i in range(8)) + "nproc: *l7\n"
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    (BOMB, "aliases"),
+    ("nproc: " + "[" * 50_000 + "]" * 50_000 + "\n", "nested"),
+    ("nproc: 2\x00\n", "invalid YAML"),
+    ("# padding\n" * 120_000 + "nproc: 2\n", "KiB"),
+])
+def test_hostile_config_files_are_refused(tmp_path: Path, text: str, needle: str):
+    cfg = tmp_path / "evil.yaml"
+    cfg.write_text(text)
+    with pytest.raises(ConfigError, match=needle):
+        _params(["--config", str(cfg)])
+
+
+def test_config_that_is_not_a_file(tmp_path: Path):
+    with pytest.raises(ConfigError, match="is a directory"):
+        _params(["--config", str(tmp_path)])
+    with pytest.raises(ConfigError, match="not a regular file"):
+        _params(["--config", "/dev/null"])
+
+
 def test_run_config_validation():
     with pytest.raises(UsageError, match="--module and --no-python"):
         RunConfig(script="x", module=True, no_python=True)
