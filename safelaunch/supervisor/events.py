@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -23,10 +25,14 @@ class EventLog:
                  "event": event, **fields}
         line = mask(json.dumps(entry, default=str), process_secrets()) + "\n"
         with self._lock:
-            if not self._fh.closed:
+            if self._fh.closed:
+                return
+            try:
                 self._fh.write(line)
                 self._fh.flush()
+            except OSError:  # a full disk: the events are a record, never worth a crash
+                self._fh = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, contextlib.suppress(OSError):
             self._fh.close()

@@ -182,6 +182,9 @@ class LogCollector:
         self._files: dict[int, int] = {}
         self._torch_files: dict[str, int] = {}
         self._last_lines: dict[int, bytes] = {}
+        self._lines_written: dict[int, int] = {}
+        self.write_errors: dict[int, str] = {}
+        """Rank files given up (disk full, quota, I/O error): where each stops, and why."""
         self._stopping = False
         self._finished = False
         self._thread = threading.Thread(target=self._run, name="safelaunch-logs", daemon=True)
@@ -363,7 +366,27 @@ class LogCollector:
         return mask_shapes_bytes(line) if shapes and has_shapes(line) else line
 
     def _write_file(self, rank: int, data: bytes) -> None:
-        write_all(self._files[rank], data)
+        """Into the rank's file; a file that cannot be written (a full disk) is given up and
+        said so once, and the ranks' output keeps flowing to the console: a rank must never
+        block on a pipe safelaunch stopped reading."""
+        fd = self._files.get(rank)
+        if fd is None:
+            return
+        try:
+            write_all(fd, data)
+        except OSError as exc:
+            del self._files[rank]
+            os.close(fd)
+            line = self._lines_written.get(rank, 0) + 1
+            self.write_errors[rank] = (f"{self.log_path(rank).name} stops at line {line}: "
+                                       f"{exc.strerror or exc}")
+            if len(self.write_errors) == 1:
+                self._console("err", (
+                    f"[safelaunch] cannot write {self.log_path(rank)}: {exc.strerror or exc}; "
+                    f"the rank logs stop here (line {line}), the console keeps the ranks' "
+                    "output\n").encode())
+            return
+        self._lines_written[rank] = self._lines_written.get(rank, 0) + data.count(b"\n")
 
     @staticmethod
     def _write_torch_file(fd: int, data: bytes) -> int | None:

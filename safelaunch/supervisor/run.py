@@ -46,6 +46,7 @@ from safelaunch.supervisor.rundir import (
     make_private,
     mask_files,
     write_json,
+    write_json_somewhere,
 )
 
 
@@ -141,7 +142,21 @@ def _finish(prep: Prepared, outcome: RunOutcome) -> None:
     prep.events.record("run_finished", status=outcome.status.value,
                        exit_code=outcome.exit_code, reason=outcome.reason)
     prep.events.close()
-    write_json(prep.plan.run_dir / "summary.json", outcome.to_json())
+    target = prep.plan.run_dir / "summary.json"
+    try:
+        write_json(target, outcome.to_json())
+        return
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    try:
+        note = f"summary.json could not be written in the run directory ({why})"
+        fallback = outcome.to_json()
+        fallback["notes"] = [*outcome.notes, note]
+        where, _ = write_json_somewhere(target, fallback,
+                                        f"safelaunch-{prep.plan.run_id}-summary.json")
+        outcome.notes.append(f"{note}: it is at {where}")
+    except OSError as exc:
+        outcome.notes.append(f"summary.json could not be written anywhere: {exc}")
 
 
 def launch(plan: LaunchPlan, console: Console, argv: list[str],
@@ -210,6 +225,10 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
             make_private(plan.run_dir)
     with sup.signals_deferred():
         outcome = _outcome(plan, sup, result, error, prep.argv, started, time.monotonic() - t0)
+        if collector.write_errors:
+            outcome.notes.append("the rank logs are incomplete, the console showed everything: "
+                                 + "; ".join(collector.write_errors[r]
+                                             for r in sorted(collector.write_errors)))
         _finish(prep, outcome)
     return outcome
 

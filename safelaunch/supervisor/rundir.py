@@ -22,6 +22,7 @@ import errno
 import json
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -84,10 +85,33 @@ def write_private(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        write_all(fd, data)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            write_all(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_json_somewhere(path: Path, data: Any, name: str) -> tuple[Path, str | None]:
+    """``write_json`` to ``path``, or when that fails (a full disk) to the temporary
+    directory, then the home directory, as ``name``: where it went, and why not to ``path``."""
+    try:
+        write_json(path, data)
+        return path, None
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    for folder in (Path(tempfile.gettempdir()), Path.home() / ".cache" / "safelaunch"):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_json(folder / name, data)
+            return folder / name, why
+        except OSError:
+            continue
+    raise OSError(f"{path} and every fallback place failed: {why}")
 
 
 def write_all(fd: int, data: bytes) -> None:
