@@ -54,3 +54,38 @@ def test_unreachable_rendezvous_is_125(run_safelaunch):
     assert run.returncode == 125, run.stderr
     assert "rendezvous failed" in run.stderr and "Traceback" not in run.stderr
     assert run.summary()["exit_code"] == 125
+
+
+def _two_nodes(tmp_path, *script: str, timeout: float = 120) -> list[tuple[int, dict]]:
+    """Two c10d nodes of 2 ranks on loopback; each node's exit code and summary."""
+    port = _free_port()
+    procs = []
+    for node in (0, 1):
+        cwd = tmp_path / f"node{node}"
+        cwd.mkdir()
+        procs.append((cwd, subprocess.Popen(
+            safelaunch_cmd("run", "--nnodes", "2", "--nproc", "2", "--rdzv-backend", "c10d",
+                           "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", "shared",
+                           "--no-minimal-test", *script),
+            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)))
+    results = []
+    for cwd, proc in procs:
+        _, err = proc.communicate(timeout=timeout)
+        summary = json.loads((cwd / "safelaunch_runs" / "latest" / "summary.json").read_text())
+        results.append((proc.returncode, summary, err.decode()))
+    return [(code, summary) for code, summary, _ in results]
+
+
+def test_a_rank_killed_on_one_node_is_the_root_cause_on_every_node(tmp_path):
+    results = _two_nodes(tmp_path, FAULT, "--mode", "sigkill", "--rank", "2", "--delay", "2",
+                         "--collective")
+    assert [code for code, _ in results] == [137, 137]
+    for _, summary in results:
+        assert summary["root_cause_rank"] == 2
+        assert summary["global_root"]["rank"] == 2
+        assert summary["global_root"]["returncode"] == -9
+    elsewhere = [s for _, s in results
+                 if 2 not in {r["global_rank"] for r in s["ranks"]}][0]
+    assert "global rank 2" in elsewhere["reason"] and "failed first" in elsewhere["reason"]
+    assert elsewhere["diagnosis"]["findings"][0]["id"] == "failed-on-another-node"
+    assert [f["id"] for f in elsewhere["diagnosis"]["findings"]] == ["failed-on-another-node"]

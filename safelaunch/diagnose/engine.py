@@ -166,7 +166,9 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
         evidence = (_raised(logs, echoes) if rule.from_exceptions
                     else [e for log in logs.texts for e in _search(rule, log, lowered)])
         by_fact = rule.facts and set(rule.facts) <= logs.facts
-        by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals)
+        # the root's signal says nothing about this node's logs when the root is elsewhere
+        by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals
+                     and "remote_root" not in logs.facts)
         if evidence or by_fact or by_signal:
             matches.append((rule, evidence))
     return matches

@@ -145,6 +145,16 @@ def _read_summary(logs: LogSet, summary: dict[str, Any]) -> None:
         fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(rank.get("sigkill")))
         if fact:
             logs.add_fact(fact, [str(rank.get("sigkill_evidence") or "")])
+    first = summary.get("global_root")
+    local = {rank.get("global_rank") for rank in _dicts(summary.get("ranks"))}
+    if isinstance(first, dict) and _int(first.get("rank")) is not None \
+            and first.get("rank") not in local:
+        code = _int(first.get("returncode"))
+        logs.root_rank, logs.root_returncode = _int(first.get("rank")), code
+        label = logs.root_signal or f"exit {code}"
+        logs.add_fact("remote_root", [
+            f"global rank {first.get('rank')} on {str(first.get('host'))[:100]} failed first "
+            f"({label}); its log is in that node's run directory"])
     hang = summary.get("hang")
     if isinstance(hang, dict):
         findings = [(str(f.get("kind")), str(f.get("text")))

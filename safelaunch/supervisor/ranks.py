@@ -34,6 +34,7 @@ from safelaunch.supervisor.hangs import (
     analyze,
     process_letter,
 )
+from safelaunch.supervisor.jobview import Failure, JobView
 from safelaunch.supervisor.logs import LogCollector, RankRoutes
 from safelaunch.supervisor.monitor import HeartbeatMonitor
 from safelaunch.supervisor.processes import (
@@ -49,6 +50,7 @@ from safelaunch.supervisor.result import (
     RankOutcome,
     RankState,
     rank_state,
+    returncode_label,
 )
 from safelaunch.supervisor.signals import handlers_installed
 
@@ -108,6 +110,10 @@ class Supervisor:
         self.rendezvous: RendezvousWatch | None = None
         self._oom_kills_at_start = oom.oom_kill_count()
         self._rdzv_handler: weakref.ReferenceType[object] | None = None
+        self.jobview: JobView | None = None
+        """The other nodes' view of the job (several nodes only)."""
+        self.remote_failure: Failure | None = None
+        """Another node's rank failed first: this node's ranks were stopped for it."""
 
     # -- Supervision, called by the engine --------------------------------------------------
 
@@ -170,6 +176,8 @@ class Supervisor:
                             ranks={g: pid for g, _, pid in workers})
         if attempt > 0:
             self._console.notice(f"restart {attempt}: started {len(workers)} rank(s) again")
+        if self.jobview is not None:
+            self.jobview.attempt_started(attempt)
 
     def deadline_reached(self) -> None:
         """From a timer thread: the job ran past ``deadline_s``; stop it."""
@@ -243,6 +251,32 @@ class Supervisor:
                                   RankState.FAILED, record.returncode, None)
             self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
                                  "stopping the job")
+            if self.jobview is not None and record.returncode is not None:
+                self.jobview.claim_failure(rank.global_rank, record.returncode)
+
+    def on_remote_failure(self, failure: Failure) -> None:
+        """From the job view's thread: a rank on another node failed first."""
+        if self.teardown_at is not None or self.remote_failure is not None:
+            return
+        self.remote_failure = failure
+        self._events.record("remote_failure", **failure.to_json())
+        self._console.notice(f"global rank {failure.rank} on {failure.host} failed first "
+                             f"({returncode_label(failure.returncode)}); stopping this node's "
+                             "ranks")
+        self._stop.set()
+
+    def progress_record(self) -> dict[str, object]:
+        """What this node publishes to the others every second."""
+        ranks = {}
+        for view in self.monitor.views():
+            beat = view.beat
+            ranks[str(view.rank)] = {
+                "alive": view.alive, "returncode": view.exit_code,
+                "step": view.step, "collectives": beat.coll_count if beat else 0,
+                "in_collective": view.in_collective,
+                "collective": beat.coll_name if beat else None,
+                "forwards": beat.forwards if beat else 0}
+        return {"ranks": ranks}
 
     def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
         """From the monitor thread: explain, capture stacks, then ask the engine to stop."""

@@ -74,9 +74,7 @@ class RankOutcome:
     def exit_label(self) -> str:
         if self.returncode is None:
             return "still running" if self.state is RankState.RUNNING else "unknown"
-        if self.returncode < 0:
-            return signal_name(-self.returncode)
-        return f"exit {self.returncode}"
+        return returncode_label(self.returncode)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -98,6 +96,11 @@ def rank_state(returncode: int | None, exited_at: float | None,
     if signalled_at is not None and exited_at >= signalled_at:
         return RankState.STOPPED
     return RankState.SUCCEEDED if returncode == 0 else RankState.FAILED
+
+
+def returncode_label(returncode: int) -> str:
+    """``-9`` -> ``"SIGKILL"``, ``3`` -> ``"exit 3"``."""
+    return signal_name(-returncode) if returncode < 0 else f"exit {returncode}"
 
 
 def exit_code_for(returncode: int) -> int:
@@ -218,6 +221,8 @@ class RunOutcome:
     command: list[str]
     notes: list[str] = field(default_factory=list)
     hang: dict[str, Any] | None = None
+    global_root: dict[str, Any] | None = None
+    """Several nodes: the job's first failure as claimed in the shared view (any node)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -234,4 +239,5 @@ class RunOutcome:
             "ranks": [r.to_json() for r in self.ranks],
             "notes": self.notes,
             "hang": self.hang,
+            "global_root": self.global_root,
         }

@@ -30,6 +30,7 @@ from safelaunch.report import display_path
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitWatcher
 from safelaunch.supervisor.hangs import HangReport
+from safelaunch.supervisor.jobview import JobView, store_address
 from safelaunch.supervisor.logs import LogCollector
 from safelaunch.supervisor.ranks import Supervisor
 from safelaunch.supervisor.reaper import ReaperHandle
@@ -39,6 +40,8 @@ from safelaunch.supervisor.result import (
     RunStatus,
     decide,
     early_exit_note,
+    exit_code_for,
+    returncode_label,
     solo_ranks_note,
 )
 from safelaunch.supervisor.rundir import (
@@ -183,6 +186,12 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
     collector.start()
     watcher.start()
     sup.monitor.start()
+    address = (store_address(prep.launch_config.rdzv_backend, prep.launch_config.rdzv_endpoint)
+               if plan.config.max_nodes > 1 else None)
+    if address is not None:
+        sup.jobview = JobView(address, prep.launch_config.run_id, console.notice,
+                              sup.on_remote_failure)
+        sup.jobview.start(sup.progress_record)
     if plan.config.max_nodes > 1:
         lc = prep.launch_config
         sup.rendezvous = RendezvousWatch(
@@ -215,6 +224,8 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
             if deadline is not None:
                 deadline.cancel()
             sup.stop_job(signal.SIGTERM)  # nothing of the job may outlive the run
+            if sup.jobview is not None:
+                sup.jobview.stop()
             sup.monitor.stop()
             collector.stop()
             watcher.stop()
@@ -274,13 +285,25 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
     culprits = sup.hang.culprits if sup.hang is not None else []
     note = (solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED
             else early_exit_note(ranks, root))
+    root_rank = root.global_rank if root is not None else (
+        culprits[0] if len(culprits) == 1 else None)
+    first = sup.jobview.first_failure() if sup.jobview is not None else None
+    if (first is not None and sup.jobview is not None and sup.jobview.is_remote(first)
+            and status is not RunStatus.SUCCEEDED and signal_received is None):
+        # Another node's rank failed first: every node names it and exits with its code.
+        for rank in ranks:
+            rank.root_cause = False
+        status, code, root_rank, note = (RunStatus.FAILED, exit_code_for(first.returncode),
+                                         first.rank, None)
+        reason = (f"global rank {first.rank} on {first.host} failed first "
+                  f"({returncode_label(first.returncode)}); this node's ranks failed or were "
+                  "stopped after it")
     return RunOutcome(
         status=status, exit_code=code, reason=reason, run_id=plan.run_id,
         run_dir=str(plan.run_dir), ranks=ranks, hang=sup.hang.to_json() if sup.hang else None,
-        root_cause_rank=root.global_rank if root is not None else (
-            culprits[0] if len(culprits) == 1 else None),
+        root_cause_rank=root_rank,
         attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
-        notes=[note] if note else [],
+        notes=[note] if note else [], global_root=first.to_json() if first else None,
     )
 
 

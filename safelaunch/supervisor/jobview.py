@@ -1,0 +1,309 @@
+"""The job's shared view across nodes, through the rendezvous store every node already uses.
+
+A multi-node job's nodes each run their own safelaunch; each sees only its own ranks.  This
+module gives them one view through torch's own TCPStore (the c10d rendezvous endpoint, or
+``MASTER_ADDR:MASTER_PORT`` for the static rendezvous), under keys of its own
+(``safelaunch/<rdzv id>/a<attempt>/...``):
+
+- the first failure of an attempt is claimed with ``compare_set``: every node agrees on the
+  global root-cause rank and its exit code without synchronised clocks, and a node that sees
+  another node's claim stops its own ranks at once instead of waiting for its collectives to
+  time out;
+- every node publishes a small progress record of its ranks every second; a hang report is
+  published too, and a node that detects a hang waits a few seconds for the others' reports
+  so that the culprit is a global rank on whichever node holds the evidence.
+
+If the store cannot be reached (the node hosting it is gone, a firewall), the node says so
+once and decides alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from typing import Any
+
+POLL_S = 0.2
+LINGER_S = 3.0
+PUBLISH_S = 1.0
+CONNECT_TIMEOUT_S = 10.0
+OP_TIMEOUT_S = 5.0
+HANG_GATHER_S = 4.0
+MAX_RECORD_BYTES = 64 << 10
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A rank's failure as claimed in the store."""
+
+    rank: int
+    returncode: int
+    host: str
+    node: str
+    """Which safelaunch process claimed it (host:pid)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def parse(cls, raw: bytes) -> Failure | None:
+        """A record another node wrote: checked field by field, None when malformed."""
+        try:
+            data = json.loads(raw[:MAX_RECORD_BYTES].decode("utf-8"))
+            rank, code = data["rank"], data["returncode"]
+            if not (isinstance(rank, int) and isinstance(code, int)):
+                return None
+            return cls(rank, code, str(data["host"])[:200], str(data["node"])[:200])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None
+
+
+def store_address(rdzv_backend: str, endpoint: str) -> tuple[str, int] | None:
+    """Where the rendezvous store listens, as every node reaches it."""
+    from torch.distributed.elastic.rendezvous.utils import parse_rendezvous_endpoint
+
+    if rdzv_backend not in ("c10d", "static") or not endpoint:
+        return None
+    try:
+        host, port = parse_rendezvous_endpoint(endpoint, default_port=29400)
+    except ValueError:
+        return None
+    return host, port
+
+
+class JobView:
+    """One node's window on the job: claims, progress records, hang reports."""
+
+    def __init__(self, address: tuple[str, int], job_key: str,
+                 notice: Callable[[str], None],
+                 on_remote_failure: Callable[[Failure], None]) -> None:
+        self.address = address
+        self.node = f"{socket.gethostname()}:{os.getpid()}"
+        self.host = socket.gethostname()
+        self._job_key = job_key.replace("/", "_")[:200]
+        self._notice = notice
+        self._on_remote_failure = on_remote_failure
+        self._lock = threading.Lock()
+        self._store: Any = None
+        self._attempt: int | None = None
+        self._first: Failure | None = None
+        self._reported_remote = False
+        self._lost = False
+        self._progress: Callable[[], dict[str, Any]] = dict
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="safelaunch-jobview",
+                                        daemon=True)
+
+    # -- called by the supervisor -----------------------------------------------------------
+
+    def start(self, progress: Callable[[], dict[str, Any]]) -> None:
+        self._progress = progress
+        self._thread.start()
+
+    def attempt_started(self, attempt: int) -> None:
+        """The rendezvous is done (so the store exists): connect and follow this attempt."""
+        with self._lock:
+            self._attempt = attempt
+            self._first = None
+            self._reported_remote = False
+        self._wake.set()
+
+    def claim_failure(self, rank: int, returncode: int) -> Failure:
+        """Claim the attempt's first failure; the winner (ours or an earlier one elsewhere)."""
+        mine = Failure(rank, returncode, self.host, self.node)
+        with self._lock:
+            if self._first is not None:
+                return self._first
+            if self._store is None or self._attempt is None:
+                self._first = mine
+                return mine
+            raw = self._op(lambda s: s.compare_set(self._key("first_failure"), "",
+                                                   json.dumps(mine.to_json())))
+        winner = Failure.parse(raw) if isinstance(raw, bytes) else None
+        with self._lock:
+            self._first = winner or mine
+            return self._first
+
+    def first_failure(self) -> Failure | None:
+        with self._lock:
+            return self._first
+
+    def is_remote(self, failure: Failure) -> bool:
+        return failure.node != self.node
+
+    def publish_hang(self, culprits: list[int], kinds: list[str]) -> None:
+        record = json.dumps({"node": self.node, "host": self.host, "culprits": culprits,
+                             "kinds": kinds})
+        with self._lock:
+            self._op(lambda s: s.set(self._key(f"hang/{self.node}"), record))
+
+    def gather_hangs(self, wait_s: float = HANG_GATHER_S) -> list[dict[str, Any]]:
+        """The hang reports every node published, waiting up to ``wait_s`` for the nodes
+        whose progress records exist to report too."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            nodes = self._nodes()
+            reports = [r for node in nodes if (r := self._read_json(f"hang/{node}")) is not None]
+            if len(reports) >= len(nodes) or time.monotonic() > deadline or self._lost:
+                return reports
+            time.sleep(0.2)
+
+    def others(self) -> dict[str, dict[str, Any]]:
+        """The other nodes' latest progress records."""
+        return {node: record for node in self._nodes() if node != self.node
+                and (record := self._read_json(f"node/{node}")) is not None}
+
+    def stop(self) -> None:
+        """Stop following the job.  A node whose rank failed first waits (up to LINGER_S)
+        until every other node has read its claim: the store may live in this very process
+        and end with it."""
+        first = self.first_failure()
+        if first is not None and not self.is_remote(first) and not self._lost:
+            deadline = time.monotonic() + LINGER_S
+            while time.monotonic() < deadline and not self._lost:
+                others = [n for n in self._nodes() if n != self.node]
+                with self._lock:
+                    acked = [n for n in others if self._get(self._key(f"ack/{n}")) is not None]
+                if len(acked) >= len(others):
+                    break
+                time.sleep(0.1)
+        self._stopping.set()
+        self._wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=OP_TIMEOUT_S + 1)
+
+    # -- the thread --------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        self._wake.wait()
+        if self._stopping.is_set() or not self._connect():
+            return
+        last_publish = 0.0
+        registered = self._attempt
+        while not self._stopping.is_set() and not self._lost:
+            if self._attempt != registered:  # a restart: join the new attempt's view
+                with self._lock:
+                    self._register()
+                registered = self._attempt
+            now = time.monotonic()
+            if now - last_publish >= PUBLISH_S:
+                self._publish()
+                last_publish = now
+            self._poll_failure()
+            self._stopping.wait(POLL_S)
+
+    def _connect(self) -> bool:
+        import torch.distributed as dist
+
+        host, port = self.address
+        deadline = time.monotonic() + CONNECT_TIMEOUT_S
+        while not self._stopping.is_set():
+            try:
+                store = dist.TCPStore(host, port, is_master=False,
+                                      timeout=timedelta(seconds=OP_TIMEOUT_S),
+                                      wait_for_workers=False)
+                with self._lock:
+                    self._store = store
+                    self._register()
+                return not self._lost
+            except Exception as exc:  # torch raises several types for a store it cannot reach
+                if time.monotonic() > deadline:
+                    self._lose(exc)
+                    return False
+                time.sleep(0.5)
+        return False
+
+    def _register(self) -> None:
+        """Take a number among the nodes of this attempt and file this node's name under it."""
+        index = self._op(lambda s: s.add(self._key("node_count"), 1))
+        name_key = self._key(f"node_name/{index}")
+        self._op(lambda s: s.set(name_key, self.node))
+
+    def _publish(self) -> None:
+        record = json.dumps({"node": self.node, "host": self.host, "time": time.time(),
+                             **self._progress()})
+        with self._lock:
+            self._op(lambda s: s.set(self._key(f"node/{self.node}"), record))
+
+    def _poll_failure(self) -> None:
+        with self._lock:
+            if self._reported_remote or self._attempt is None:
+                return
+            key = self._key("first_failure")
+            present = self._op(lambda s: s.check([key]))
+            raw = self._op(lambda s: s.get(key)) if present is True else None
+        failure = Failure.parse(raw) if isinstance(raw, bytes) else None
+        if failure is None:
+            return
+        with self._lock:
+            if self._first is None:
+                self._first = failure
+            self._reported_remote = True
+            remote = self.is_remote(self._first)
+            first = self._first
+            ack_key = self._key(f"ack/{self.node}")
+            self._op(lambda s: s.set(ack_key, "1"))
+        if remote:
+            self._on_remote_failure(first)
+
+    # -- store access --------------------------------------------------------------------------
+
+    def _key(self, name: str) -> str:
+        return f"safelaunch/{self._job_key}/a{self._attempt or 0}/{name}"
+
+    def _nodes(self) -> list[str]:
+        """Every node that joined this attempt's view (each registered itself by number)."""
+        with self._lock:
+            count = self._op(lambda s: s.add(self._key("node_count"), 0))
+            if not isinstance(count, int):
+                return [self.node]
+            names = []
+            for index in range(1, min(count, 256) + 1):
+                raw = self._get(self._key(f"node_name/{index}"))
+                if isinstance(raw, bytes):
+                    names.append(raw[:300].decode("utf-8", "replace"))
+        return sorted(set(names)) or [self.node]
+
+    def _read_json(self, name: str) -> dict[str, Any] | None:
+        with self._lock:
+            raw = self._get(self._key(name))
+        if not isinstance(raw, bytes):
+            return None
+        try:
+            data = json.loads(raw[:MAX_RECORD_BYTES].decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def _get(self, key: str) -> Any:
+        """The value of ``key``, None when it is not set (the lock held)."""
+        return self._op(lambda s: s.get(key) if s.check([key]) else None)
+
+    def _op(self, call: Callable[[Any], Any]) -> Any:
+        """One store operation (the lock held); a failure loses the view, never the run."""
+        if self._store is None or self._lost:
+            return None
+        try:
+            return call(self._store)
+        except Exception as exc:  # DistStoreError, DistNetworkError, RuntimeError...
+            self._lose(exc)
+            return None
+
+    def _lose(self, exc: BaseException) -> None:
+        if self._lost:
+            return
+        self._lost = True
+        self._store = None
+        if self._first is not None or self._stopping.is_set():
+            return  # the job has its verdict: the store ending with its host is expected
+        host, port = self.address
+        text = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        self._notice(f"the job's shared view (the rendezvous store at {host}:{port}) is "
+                     f"unreachable ({text}); this node decides alone")
