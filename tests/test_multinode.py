@@ -84,8 +84,8 @@ def test_a_rank_killed_on_one_node_is_the_root_cause_on_every_node(tmp_path):
         assert summary["root_cause_rank"] == 2
         assert summary["global_root"]["rank"] == 2
         assert summary["global_root"]["returncode"] == -9
-    elsewhere = [s for _, s in results
-                 if 2 not in {r["global_rank"] for r in s["ranks"]}][0]
+    elsewhere = next(s for _, s in results
+                 if 2 not in {r["global_rank"] for r in s["ranks"]})
     assert "global rank 2" in elsewhere["reason"] and "failed first" in elsewhere["reason"]
     assert elsewhere["diagnosis"]["findings"][0]["id"] == "failed-on-another-node"
     assert [f["id"] for f in elsewhere["diagnosis"]["findings"]] == ["failed-on-another-node"]
