@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 
 import pytest
 
-from conftest import FAULT, safelaunch_cmd
+from conftest import FAULT, FIXTURES, safelaunch_cmd
 
 
 def _free_port() -> int:
@@ -56,7 +57,8 @@ def test_unreachable_rendezvous_is_125(run_safelaunch):
     assert run.summary()["exit_code"] == 125
 
 
-def _two_nodes(tmp_path, *script: str, timeout: float = 120) -> list[tuple[int, dict]]:
+def _two_nodes(tmp_path, *script: str, timeout: float = 120,
+               env: dict[str, str] | None = None) -> list[tuple[int, dict]]:
     """Two c10d nodes of 2 ranks on loopback; each node's exit code and summary."""
     port = _free_port()
     procs = []
@@ -67,7 +69,7 @@ def _two_nodes(tmp_path, *script: str, timeout: float = 120) -> list[tuple[int, 
             safelaunch_cmd("run", "--nnodes", "2", "--nproc", "2", "--rdzv-backend", "c10d",
                            "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", "shared",
                            "--no-minimal-test", *script),
-            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)))
+            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)))
     results = []
     for cwd, proc in procs:
         _, err = proc.communicate(timeout=timeout)
@@ -89,3 +91,17 @@ def test_a_rank_killed_on_one_node_is_the_root_cause_on_every_node(tmp_path):
     assert "global rank 2" in elsewhere["reason"] and "failed first" in elsewhere["reason"]
     assert elsewhere["diagnosis"]["findings"][0]["id"] == "failed-on-another-node"
     assert [f["id"] for f in elsewhere["diagnosis"]["findings"]] == ["failed-on-another-node"]
+
+
+def test_a_rank_stalled_on_one_node_is_the_culprit_on_every_node(tmp_path):
+    frameworks = FIXTURES / "frameworks"
+    env = {**os.environ, "PYTHONPATH": str(frameworks), "STALL_RANK": "2",
+           "STALL_KIND": "sleep", "STALL_AT": "5"}
+    results = _two_nodes(tmp_path, "--hang-timeout", "5", str(frameworks / "ddp_plain.py"),
+                         env=env)
+    assert [code for code, _ in results] == [124, 124]
+    for _, summary in results:
+        assert summary["hang"]["culprits"] == [2] and summary["root_cause_rank"] == 2
+    elsewhere = next(s for _, s in results if 2 not in {r["global_rank"] for r in s["ranks"]})
+    kinds = [f["kind"] for f in elsewhere["hang"]["findings"]]
+    assert "other_node" in kinds

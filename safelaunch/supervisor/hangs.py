@@ -401,3 +401,30 @@ def analyze(views: list[RankView], stalls: list[Stall],
                                if v.alive and v.rank in ev.states else "")
                for v in views],
     )
+
+
+def is_specific(kinds: list[str]) -> bool:
+    """Whether a node's findings name who holds the others up (not only who is waiting)."""
+    return any(kind not in ("no_progress", "work_differs", "other_node") for kind in kinds)
+
+
+def merge_reports(report: HangReport, others: list[dict[str, Any]]) -> HangReport:
+    """This node's hang report in the light of the other nodes' (the job's shared view): a
+    node whose own evidence names nobody adopts the culprits another node's evidence names."""
+    if is_specific([f.kind for f in report.findings]):
+        return report
+    named: list[int] = []
+    for other in others:
+        kinds = [str(k) for k in other.get("kinds") or [] if isinstance(k, str)]
+        culprits = [r for r in other.get("culprits") or [] if isinstance(r, int)]
+        if culprits and is_specific(kinds):
+            named += culprits
+            report.findings.append(HangFinding(
+                "other_node", sorted(culprits),
+                f"on {str(other.get('host'))[:100]}: rank(s) "
+                f"{', '.join(map(str, sorted(culprits)))} hold the job up "
+                f"({', '.join(k for k in kinds if k != 'no_progress')}); this node's ranks "
+                "wait for them"))
+    if named:
+        report.culprits = sorted(set(named))
+    return report

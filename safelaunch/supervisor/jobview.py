@@ -82,13 +82,16 @@ class JobView:
 
     def __init__(self, address: tuple[str, int], job_key: str,
                  notice: Callable[[str], None],
-                 on_remote_failure: Callable[[Failure], None]) -> None:
+                 on_remote_failure: Callable[[Failure], None],
+                 on_remote_hang: Callable[[str], None] = lambda host: None) -> None:
         self.address = address
         self.node = f"{socket.gethostname()}:{os.getpid()}"
         self.host = socket.gethostname()
         self._job_key = job_key.replace("/", "_")[:200]
         self._notice = notice
         self._on_remote_failure = on_remote_failure
+        self._on_remote_hang = on_remote_hang
+        self._hang_seen = False
         self._lock = threading.Lock()
         self._store: Any = None
         self._attempt: int | None = None
@@ -113,6 +116,7 @@ class JobView:
             self._attempt = attempt
             self._first = None
             self._reported_remote = False
+            self._hang_seen = False
         self._wake.set()
 
     def claim_failure(self, rank: int, returncode: int) -> Failure:
@@ -124,6 +128,8 @@ class JobView:
             if self._store is None or self._attempt is None:
                 self._first = mine
                 return mine
+            if self._get(self._key("hang_detected")) is not None:
+                return mine  # ranks failing while a hang is being stopped are not its cause
             raw = self._op(lambda s: s.compare_set(self._key("first_failure"), "",
                                                    json.dumps(mine.to_json())))
         winner = Failure.parse(raw) if isinstance(raw, bytes) else None
@@ -137,6 +143,13 @@ class JobView:
 
     def is_remote(self, failure: Failure) -> bool:
         return failure.node != self.node
+
+    def announce_hang(self) -> None:
+        """Tell every node a hang was detected, so that each dumps its ranks' stacks now."""
+        with self._lock:
+            self._hang_seen = True
+            key = self._key("hang_detected")
+            self._op(lambda s: s.compare_set(key, "", self.host))
 
     def publish_hang(self, culprits: list[int], kinds: list[str]) -> None:
         record = json.dumps({"node": self.node, "host": self.host, "culprits": culprits,
@@ -197,6 +210,7 @@ class JobView:
                 self._publish()
                 last_publish = now
             self._poll_failure()
+            self._poll_hang()
             self._stopping.wait(POLL_S)
 
     def _connect(self) -> bool:
@@ -231,6 +245,16 @@ class JobView:
                              **self._progress()})
         with self._lock:
             self._op(lambda s: s.set(self._key(f"node/{self.node}"), record))
+
+    def _poll_hang(self) -> None:
+        with self._lock:
+            if self._hang_seen or self._attempt is None:
+                return
+            raw = self._get(self._key("hang_detected"))
+            if not isinstance(raw, bytes):
+                return
+            self._hang_seen = True
+        self._on_remote_hang(raw[:200].decode("utf-8", "replace"))
 
     def _poll_failure(self) -> None:
         with self._lock:

@@ -32,6 +32,7 @@ from safelaunch.supervisor.hangs import (
     RankView,
     Stall,
     analyze,
+    merge_reports,
     process_letter,
 )
 from safelaunch.supervisor.jobview import Failure, JobView
@@ -112,6 +113,9 @@ class Supervisor:
         self._rdzv_handler: weakref.ReferenceType[object] | None = None
         self.jobview: JobView | None = None
         """The other nodes' view of the job (several nodes only)."""
+        self._hang_lock = threading.Lock()
+        self.hang_at: float | None = None
+        """When the hang was found (monotonic): ranks ending after it were being stopped."""
         self.remote_failure: Failure | None = None
         """Another node's rank failed first: this node's ranks were stopped for it."""
 
@@ -279,7 +283,41 @@ class Supervisor:
         return {"ranks": ranks}
 
     def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
-        """From the monitor thread: explain, capture stacks, then ask the engine to stop."""
+        """From the monitor thread (or the job view's, when another node found a hang):
+        explain, capture stacks, agree with the other nodes, then ask the engine to stop."""
+        with self._hang_lock:
+            if self.hang is not None:
+                return
+            self.hang_at = time.monotonic()
+            if self.jobview is not None:
+                self.jobview.announce_hang()
+            report = self._analyze_hang(stalls, views)
+            if self.jobview is not None:
+                self.jobview.publish_hang(report.culprits,
+                                          [f.kind for f in report.findings])
+                others = [r for r in self.jobview.gather_hangs()
+                          if r.get("node") != self.jobview.node]
+                report = merge_reports(report, others)
+            self._console.notice(report.headline)
+            for finding in report.findings:
+                self._console.notice(f"  {finding.text}")
+            self._console.notice(f"stacks of {len(report.stack_files)} rank(s) captured with "
+                                 f"{report.stack_method} in "
+                                 f"{display_path(self.plan.run_dir / 'stacks')}")
+            for g, why in sorted(report.stack_missing.items()):
+                self._console.notice(f"  no stack for rank {g}: {why}")
+            self._events.record("hang_detected", **report.to_json())
+            self.hang = report
+            self._stop.set()
+
+    def on_remote_hang(self, host: str) -> None:
+        """From the job view's thread: another node detected a hang; dump this node's stacks
+        before anything is stopped."""
+        if self.hang is None and self.teardown_at is None:
+            self._console.notice(f"{host} detected a hang: capturing this node's stacks")
+            self.on_hang([], self.monitor.views())
+
+    def _analyze_hang(self, stalls: list[Stall], views: list[RankView]) -> HangReport:
         ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
         pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
         states = {g: letter for g, pid in pids.items()
@@ -291,21 +329,12 @@ class Supervisor:
         places = {g: where for g, text in texts.items()
                   if (where := stacks.place(text)) is not None}
         report = analyze(views, stalls, states, places)
-        self._console.notice(report.headline)
-        for finding in report.findings:
-            self._console.notice(f"  {finding.text}")
         report.stack_method = method
         report.stack_files = {g: str(path) for g, path in files.items()}
         report.stack_missing = {g: why for g, why in missing.items()}
         for g, text in sorted(texts.items()):
             report.stacks[g] = stacks.top_frames(text)
-        self._console.notice(f"stacks of {len(files)} of {len(pids)} rank(s) captured with "
-                             f"{method} in {display_path(self.plan.run_dir / 'stacks')}")
-        for g, why in sorted(missing.items()):
-            self._console.notice(f"  no stack for rank {g}: {why}")
-        self._events.record("hang_detected", **report.to_json())
-        self.hang = report
-        self._stop.set()
+        return report
 
     def _collect_returncodes(self) -> None:
         for rank in self.ranks.values():
@@ -332,7 +361,11 @@ class Supervisor:
             exited_at = record.monotonic if record is not None else None
             if exited_at is None and returncode is not None:
                 exited_at = time.monotonic()
-            state = rank_state(returncode, exited_at, self._signalled_at.get(rank.pid))
+            signalled = self._signalled_at.get(rank.pid)
+            if self.hang_at is not None:  # once a hang is found, the job is being stopped
+                signalled = min(signalled if signalled is not None else self.hang_at,
+                                self.hang_at)
+            state = rank_state(returncode, exited_at, signalled)
             kill = (oom.judge(rank.pid, self._oom_kills_at_start)
                     if state is RankState.FAILED and returncode == -signal.SIGKILL else None)
             runtime = (record.wall - rank.started_wall) if record is not None else None

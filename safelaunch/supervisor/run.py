@@ -190,7 +190,7 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> R
                if plan.config.max_nodes > 1 else None)
     if address is not None:
         sup.jobview = JobView(address, prep.launch_config.run_id, console.notice,
-                              sup.on_remote_failure)
+                              sup.on_remote_failure, sup.on_remote_hang)
         sup.jobview.start(sup.progress_record)
     if plan.config.max_nodes > 1:
         lc = prep.launch_config
@@ -289,7 +289,8 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
         culprits[0] if len(culprits) == 1 else None)
     first = sup.jobview.first_failure() if sup.jobview is not None else None
     if (first is not None and sup.jobview is not None and sup.jobview.is_remote(first)
-            and status is not RunStatus.SUCCEEDED and signal_received is None):
+            and status is not RunStatus.SUCCEEDED and signal_received is None
+            and sup.hang is None):
         # Another node's rank failed first: every node names it and exits with its code.
         for rank in ranks:
             rank.root_cause = False
