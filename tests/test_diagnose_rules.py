@@ -183,6 +183,12 @@ CASES: dict[str, tuple[str, str]] = {
     "terminated-by-signal": (
         "step 4000 loss 0.12\nTerminated\n",
         "Terminated workers: 0 (all healthy)\n"),
+    "peer-died-silently": (
+        "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"train.py\", line 9, in "
+        "<module>\n[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
+        "Connection closed by peer [127.0.0.1]:2993. This is typically caused by a remote "
+        "worker crashing.\n",
+        "[rank0]: RuntimeError: Connection closed by peer\n"),
     "oom-killer": (
         "[12345.6] Out of memory: Killed process 4242 (python) total-vm:98765432kB\n",
         "memory check: 12 GiB free\n"),

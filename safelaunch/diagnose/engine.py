@@ -161,7 +161,8 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
     for rule in rules:
         if not _applies(rule, logs):
             continue
-        if rule.fallback and any(not r.consequence for r, _ in matches):
+        if rule.fallback and (any(not r.consequence for r, _ in matches)
+                              or not (logs.failed or "failed" in logs.facts)):
             continue
         evidence = (_raised(logs, echoes) if rule.from_exceptions
                     else [e for log in logs.texts for e in _search(rule, log, lowered)])

@@ -6,8 +6,9 @@ Each recording is the launcher's whole console output (stdout and stderr merged,
 pastes it into a bug report), written to ``tests/fixtures/zoo/<launcher>/<case>.log`` with
 this machine's paths, host name and user replaced by neutral ones.  ``expected.yaml`` beside
 them says which rule must come first for each case (``null``: nothing may be diagnosed).
-Launchers that are not installed are skipped with a note.  DeepSpeed usually lives in its own
-environment: ``--deepspeed /path/to/venv/bin/python``.
+Launchers that are not installed are skipped with a note; ``lightning`` is
+Lightning's own launcher (``Trainer(strategy="ddp")`` started with plain ``python``).
+DeepSpeed usually lives in its own environment: ``--deepspeed /path/to/venv/bin/python``.
 """
 
 from __future__ import annotations
@@ -64,9 +65,16 @@ OVERRIDES: dict[str, str | None] = {
     # DeepSpeed's runner dies on SIGTERM without a word and without stopping its ranks: the
     # log only shows the waiting rank's collective timing out a minute later.
     "deepspeed/launcher-sigterm": "collective-timeout",
+    # Lightning's own launcher does not report a child that died: only the witnesses' errors.
+    "lightning/segfault": "peer-died-silently",
+    "lightning/sigkill": "peer-died-silently",
+    "lightning/sys-exit": "peer-died-silently",
     # safelaunch read the kernel log and the cgroup during the run and found no OOM record.
     "safelaunch/sigkill": "sigkill-from-outside",
 }
+# What Lightning's own launcher runs (lightning_failures.py knows these cases).
+LIGHTNING_CASES = {"healthy", "user-typeerror", "zero-division", "segfault", "sigkill",
+                   "sys-exit"}
 # Healthy runs of real frameworks (their own fixtures; no stall): nothing may be diagnosed.
 FRAMEWORK_RUNS = ["ddp_plain", "lightning_boring", "accelerate_train", "hf_trainer", "fsdp2"]
 
@@ -101,6 +109,8 @@ def command(launcher: str, case: str, script: Path, deepspeed: str | None) -> li
     if launcher == "safelaunch":
         return [py, "-m", "safelaunch", "run", "--nproc", "2", "--hang-timeout", "10",
                 "--run-dir", "{tmp}", str(script)]
+    if launcher == "lightning":
+        return [py, str(Path(__file__).with_name("lightning_failures.py"))]
     if launcher in ("srun-label", "plain"):
         return [py, str(Path(__file__).with_name("ranks.py")), "--port", port,
                 *(["--label"] if launcher == "srun-label" else []), str(script)]
@@ -108,7 +118,7 @@ def command(launcher: str, case: str, script: Path, deepspeed: str | None) -> li
 
 
 LAUNCHERS = ["torchrun", "launch", "accelerate", "deepspeed", "safelaunch", "srun-label",
-             "plain"]
+             "plain", "lightning"]
 
 
 def neutral(text: str) -> str:
@@ -130,6 +140,8 @@ def neutral(text: str) -> str:
 def record(launcher: str, case: str, deepspeed: str | None, timeout: float) -> str | None:
     _, extra, only = CASES.get(case, (None, {}, None))
     if only is not None and launcher not in only:
+        return None
+    if launcher == "lightning" and case not in LIGHTNING_CASES:
         return None
     script = FRAMEWORKS / f"{case}.py" if case in FRAMEWORK_RUNS else SCRIPT
     cmd = command(launcher, case, script, deepspeed)
