@@ -105,3 +105,17 @@ def kill_all(pids: set[int]) -> None:
     for pid in alive(pids):
         with contextlib.suppress(OSError):
             os.kill(pid, 9)
+
+
+# Test modules whose tests start real ranks, servers or launchers; `pytest -m "not slow"` runs
+# the rest (the pure parts: config, plan, rules, the zoo, hang analysis, rendering) in seconds.
+FAST_MODULES = {"test_config", "test_diagnose_rules", "test_diagnose_zoo", "test_hang_analysis",
+                "test_line_splitter", "test_monitor", "test_numeric_input", "test_plan",
+                "test_readme", "test_redact", "test_remote_parts", "test_result",
+                "test_vast_api"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem not in FAST_MODULES:
+            item.add_marker(pytest.mark.slow)
