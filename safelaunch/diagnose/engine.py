@@ -162,7 +162,7 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
         if not _applies(rule, logs):
             continue
         if rule.fallback and (any(not r.consequence for r, _ in matches)
-                              or not (logs.failed or "failed" in logs.facts)):
+                              or not logs.failing):
             continue
         evidence = (_raised(logs, echoes) if rule.from_exceptions
                     else [e for log in logs.texts for e in _search(rule, log, lowered)])
@@ -218,7 +218,7 @@ def diagnose(logs: LogSet) -> Diagnosis:
                     echoes[:MAX_EVIDENCE]))
         diagnosis.status = "diagnosed"
         return diagnosis
-    if logs.failed or "failed" in logs.facts:
+    if logs.failing:
         diagnosis.status = "unknown_failure"
         diagnosis.last_lines = _last_lines(logs, root)
     return diagnosis

@@ -17,7 +17,7 @@ import yaml
 from safelaunch.errors import ConfigError
 
 KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed", "oom_record",
-               "sigkill_not_oom", "exited_nonzero", "failed", "preflight_failed", "not_started",
+               "sigkill_not_oom", "exited_nonzero", "preflight_failed", "not_started",
                "remote_root"}
 EVIDENCE_SOURCES = ("patterns", "exceptions")
 _SPECIAL = set(".^$*+?{}[]|()")

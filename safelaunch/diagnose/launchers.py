@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d+)\](?::|\s))"
                     r" ?")
-RANK_PREFIX = re.compile(r"^\[(?:rank|default) ?(\d+)\]:?\s?")
 ROOT_CAUSE_BLOCK = re.compile(
     r"Root Cause \(first observed failure\):[ \t]*\n\[\d+\]:[ \t]*\n"
     r"(?P<body>(?:[ \t]+[^\n]*\n?){1,40})")

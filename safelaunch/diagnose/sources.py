@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from safelaunch.diagnose import launchers, tracebacks
+from safelaunch.diagnose import launchers
 from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
@@ -55,12 +55,14 @@ class LogSet:
     fact_evidence: dict[str, list[str]] = field(default_factory=dict)
 
     @property
+    def failing(self) -> bool:
+        """A failure is known: from the summary or a launcher's report, or a bad exit code."""
+        return bool(self.failed) or self.root_returncode not in (0, None)
+
+    @property
     def root_signal(self) -> str | None:
         rc = self.root_returncode
         return SIGNAL_NAMES.get(str(-rc), f"signal {-rc}") if rc is not None and rc < 0 else None
-
-    def exceptions(self) -> list[tracebacks.Raised]:
-        return [raised for log in self.texts for raised in tracebacks.find(log.text, log.labels)]
 
     def add_fact(self, fact: str, evidence: list[str]) -> None:
         self.facts.add(fact)
@@ -172,8 +174,6 @@ def _exit_fact(logs: LogSet) -> None:
         logs.add_fact("exited_nonzero", [f"rank {logs.root_rank} exited with code {code}"
                                          if logs.root_rank is not None
                                          else f"exit code {code}"])
-    if logs.failed or code not in (0, None):
-        logs.facts.add("failed")
 
 
 def from_text(text: str, source: str) -> LogSet:

@@ -168,11 +168,6 @@ class JobView:
                 return reports
             time.sleep(0.2)
 
-    def others(self) -> dict[str, dict[str, Any]]:
-        """The other nodes' latest progress records."""
-        return {node: record for node in self._nodes() if node != self.node
-                and (record := self._read_json(f"node/{node}")) is not None}
-
     def stop(self) -> None:
         """Stop following the job.  A node whose rank failed first waits (up to LINGER_S)
         until every other node has read its claim: the store may live in this very process

@@ -49,7 +49,7 @@ from safelaunch.supervisor.rundir import (
     make_private,
     mask_files,
     write_json,
-    write_json_somewhere,
+    write_json_elsewhere,
 )
 
 
@@ -155,8 +155,7 @@ def _finish(prep: Prepared, outcome: RunOutcome) -> None:
         note = f"summary.json could not be written in the run directory ({why})"
         fallback = outcome.to_json()
         fallback["notes"] = [*outcome.notes, note]
-        where, _ = write_json_somewhere(target, fallback,
-                                        f"safelaunch-{prep.plan.run_id}-summary.json")
+        where = write_json_elsewhere(fallback, f"safelaunch-{prep.plan.run_id}-summary.json")
         outcome.notes.append(f"{note}: it is at {where}")
     except OSError as exc:
         outcome.notes.append(f"summary.json could not be written anywhere: {exc}")

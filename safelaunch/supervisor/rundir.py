@@ -96,22 +96,18 @@ def write_private(path: Path, data: bytes) -> None:
         raise
 
 
-def write_json_somewhere(path: Path, data: Any, name: str) -> tuple[Path, str | None]:
-    """``write_json`` to ``path``, or when that fails (a full disk) to the temporary
-    directory, then the home directory, as ``name``: where it went, and why not to ``path``."""
-    try:
-        write_json(path, data)
-        return path, None
-    except OSError as exc:
-        why = exc.strerror or str(exc)
+def write_json_elsewhere(data: Any, name: str) -> Path:
+    """``write_json`` as ``name`` in the temporary directory, else the home directory: for a
+    file the run directory could not take (a full disk).  Where it went."""
+    failures = []
     for folder in (Path(tempfile.gettempdir()), Path.home() / ".cache" / "safelaunch"):
         try:
             folder.mkdir(parents=True, exist_ok=True)
             write_json(folder / name, data)
-            return folder / name, why
-        except OSError:
-            continue
-    raise OSError(f"{path} and every fallback place failed: {why}")
+            return folder / name
+        except OSError as exc:
+            failures.append(f"{folder}: {exc.strerror or exc}")
+    raise OSError("; ".join(failures))
 
 
 def write_all(fd: int, data: bytes) -> None:
