@@ -1,35 +1,21 @@
 """The failure zoo under PyTorch Lightning's own launcher: ``python lightning_failures.py``
 with ``Trainer(strategy="ddp", devices=2)`` starts the second rank itself, as Lightning users
 run it.  Rank 1 fails at step 5 the way ``ZOO_CASE`` says (the same failures as
-``failures.py``: a TypeError, a ZeroDivisionError, a segfault, SIGKILL, ``sys.exit(3)``)."""
+``failures.py``, whose ``fail`` does it: a TypeError, a ZeroDivisionError, a segfault,
+SIGKILL, ``sys.exit(3)``)."""
 
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import sys
-
 import lightning as L
+from failures import fail
 from lightning.pytorch.demos.boring_classes import BoringModel, RandomDataset
 from torch.utils.data import DataLoader
-
-CASE = os.environ.get("ZOO_CASE", "healthy")
 
 
 class Failing(BoringModel):
     def training_step(self, batch, batch_idx):  # type: ignore[no-untyped-def]
         if self.global_rank == 1 and batch_idx == 5:
-            if CASE == "user-typeerror":
-                sum({"x": batch})
-            elif CASE == "zero-division":
-                print(10 / (self.global_rank - 1))
-            elif CASE == "segfault":
-                ctypes.string_at(0)
-            elif CASE == "sigkill":
-                os.kill(os.getpid(), signal.SIGKILL)
-            elif CASE == "sys-exit":
-                sys.exit(3)
+            fail()
         return super().training_step(batch, batch_idx)
 
 
