@@ -137,7 +137,7 @@ def framework_matrix(work: Path, repeat: int) -> None:
                 verdict = run_stall(framework, kind, work, timeout=5)
                 hung_right = verdict.returncode == 124 and verdict.culprits == [STALL_RANK]
                 failed_right = (kind == "exit" and verdict.returncode == 1 and
-                                f"rank(s) {STALL_RANK} had already exited" in verdict.stderr)
+                                f"rank(s) {STALL_RANK} exited with code 0" in verdict.stderr)
                 right += hung_right or failed_right
                 times.append(verdict.seconds_after_stall)
             print(f"{framework:<13} {kind:<6} {f'{right}/{repeat}':>13} "

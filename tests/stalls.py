@@ -38,6 +38,9 @@ class Verdict:
     run_dir: Path
     stderr: str
 
+    diagnosis: list[str]
+    """The ids of the run's diagnosis findings."""
+
     @property
     def culprits(self) -> list[int]:
         return list((self.hang or {}).get("culprits") or [])
@@ -90,5 +93,6 @@ def run_stall(framework: str, kind: str | None, work: Path, timeout: float = 5,
     took = time.monotonic() - stalled_at if stalled_at is not None else float("nan")
     summary_path = run_dir / "summary.json"
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    findings = (summary.get("diagnosis") or {}).get("findings") or []
     return Verdict(proc.returncode, summary.get("hang"), took, run_dir,
-                   err.decode(errors="replace"))
+                   err.decode(errors="replace"), [f.get("id") for f in findings])

@@ -24,7 +24,7 @@ def test_stalled_rank_is_the_culprit(tmp_path, framework, kind):
         # gloo: the waiting rank fails at once with "Connection reset by peer" instead of
         # hanging; the early exit is then named as the likely trigger
         assert verdict.returncode == 1, verdict.stderr[-3000:]
-        assert f"rank(s) {STALL_RANK} had already exited with code 0" in verdict.stderr
+        assert f"rank(s) {STALL_RANK} exited with code 0" in verdict.stderr
         return
     assert verdict.returncode == 124, verdict.stderr[-3000:]
     hang = verdict.hang
@@ -39,5 +39,10 @@ def test_stalled_rank_is_the_culprit(tmp_path, framework, kind):
 @pytest.mark.parametrize("framework", ["transformers"])
 def test_healthy_run_is_left_alone(tmp_path, framework):
     verdict = run_stall(framework, None, tmp_path, timeout=TIMEOUT, max_steps=30)
-    assert verdict.returncode == 0, verdict.stderr[-3000:]
     assert verdict.hang is None
+    if verdict.returncode != 0:
+        # torch's own teardown: this script's process group is still alive at interpreter
+        # exit and gloo aborts there in about 1 run in 8 under plain torchrun too; the run
+        # must then say exactly that, not a hang
+        assert verdict.returncode == 134, verdict.stderr[-3000:]
+        assert verdict.diagnosis[:1] == ["gloo-exit-abort"], verdict.diagnosis

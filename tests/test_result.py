@@ -64,6 +64,17 @@ def test_an_early_exit_before_the_first_failure_is_noted():
     failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5)
     decision = decide([failed, early])
     note = early_exit_note([failed, early], decision.root_cause)
-    assert note is not None and "rank(s) 1 had already exited with code 0 (0.5s before" in note
-    late = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=11.0)
+    assert note is not None and "rank(s) 1 exited with code 0 (0.5s before rank 0" in note
+    late = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=12.0)
     assert early_exit_note([failed, late], decide([failed, late]).root_cause) is None
+
+
+def test_an_early_exit_recorded_just_after_the_failure_it_caused_is_noted():
+    """The leaving rank closes its sockets before its interpreter is done exiting: the peer
+    it broke can fail, and be seen exiting, a few milliseconds before it."""
+    from safelaunch.supervisor.result import RankOutcome, RankState, decide, early_exit_note
+
+    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5)
+    leaver = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=10.52)
+    note = early_exit_note([failed, leaver], decide([failed, leaver]).root_cause)
+    assert note is not None and "rank(s) 1 exited with code 0 (as rank 0 failed)" in note

@@ -163,6 +163,11 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
                     f"all {len(ranks)} rank(s) succeeded", None)
 
 
+EXIT_TIE_S = 0.5
+"""Exits this close count as simultaneous: a rank that leaves closes its sockets before its
+interpreter has finished exiting, so the peer it broke can fail and exit first."""
+
+
 def early_exit_note(ranks: list[RankOutcome], root: RankOutcome | None) -> str | None:
     """Ranks that finished (exit 0) before the first failure while the others still ran: a
     rank that leaves a job early makes the others fail in their next collective (gloo:
@@ -170,13 +175,15 @@ def early_exit_note(ranks: list[RankOutcome], root: RankOutcome | None) -> str |
     if root is None or root.exited_at is None:
         return None
     early = [r for r in ranks if r.state is RankState.SUCCEEDED and r.exited_at is not None
-             and r.exited_at < root.exited_at]
+             and r.exited_at < root.exited_at + EXIT_TIE_S]
     if not early:
         return None
     names = ", ".join(str(r.global_rank) for r in early)
     gap = root.exited_at - max(r.exited_at or 0.0 for r in early)
-    return (f"note: rank(s) {names} had already exited with code 0 ({gap:.1f}s before rank "
-            f"{root.global_rank} failed) while the others still ran: a rank that leaves early "
+    when = (f"{gap:.1f}s before rank {root.global_rank} failed" if gap >= 0.05
+            else f"as rank {root.global_rank} failed")
+    return (f"note: rank(s) {names} exited with code 0 ({when}) "
+            "while the others still ran: a rank that leaves early "
             "makes the others fail in their next collective; check why it stopped early "
             "(a different number of batches or epochs per rank, a condition on the rank, "
             "an early return)")
