@@ -7,7 +7,10 @@
    run with a 60 s cap here);
 2. heartbeat cost: the added time per optimizer step (the hook alone, and the median step of a
    tiny-model loop with and without the rank runtime), and the slowdown of that loop's median
-   iteration (a 2-layer 256-wide MLP, batch 64, one CPU thread: about 0.3 ms an iteration);
+   iteration (a 2-layer 256-wide MLP, batch 64, one CPU thread: about 0.4 ms an iteration),
+   and what the DDP backward counter adds to an iteration.  A hook that takes 0.4 us in a
+   tight loop of its own costs about 2 us here: each step's compute evicts the interpreter's
+   objects from the CPU caches, so the fixed cost is a few cold Python calls per step;
 3. the launcher's CPU use while 2 ranks run quietly, safelaunch against torchrun;
 4. real frameworks (plain DDP, Lightning, accelerate, transformers, FSDP2) x stall kind (a
    rank frozen by SIGSTOP, a Python busy loop, a blocking C call, an early exit), with
@@ -39,8 +42,10 @@ TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]
 TORCHRUN_CAP_S = 60
 
 LOOP = textwrap.dedent("""
-    # The same loop, in one process, in alternating blocks with and without the rank
-    # runtime's optimizer-step hook (the only part of the runtime such a loop touches).
+    # The same loop, in one process, in blocks without the rank runtime ("plain"), with the
+    # optimizer-step hook this loop meets ("runtime"), and with the DDP backward counter on
+    # one parameter's gradient accumulator as well ("ddp"), in a mirrored order so a drift
+    # over time costs every kind the same.
     import json, sys, time, torch
     from pathlib import Path
     from torch.optim.optimizer import register_optimizer_step_post_hook
@@ -54,10 +59,16 @@ LOOP = textwrap.dedent("""
     beatfile.create(Path(sys.argv[2]))
     beat = rank.Beat(beatfile.open_map(sys.argv[2], writable=True))
     blocks, per_block = int(sys.argv[1]), 250
-    times = {"plain": ([], []), "runtime": ([], [])}
-    for block in range(2 * blocks):
-        kind = "runtime" if block % 2 else "plain"
-        handle = register_optimizer_step_post_hook(beat.optimizer_step) if block % 2 else None
+    order = ("plain", "runtime", "ddp", "ddp", "runtime", "plain")
+    times = {kind: ([], []) for kind in order}
+    for block in range(3 * blocks):
+        kind = order[block % len(order)]
+        handles = []
+        if kind != "plain":
+            handles.append(register_optimizer_step_post_hook(beat.optimizer_step))
+        if kind == "ddp":
+            node = model[-1].bias.view_as(model[-1].bias).grad_fn.next_functions[0][0]
+            handles.append(node.register_prehook(beat.backward))
         iters, steps = times[kind]
         for _ in range(per_block):
             i = time.perf_counter()
@@ -65,11 +76,12 @@ LOOP = textwrap.dedent("""
             opt.zero_grad(); loss.backward()
             s = time.perf_counter(); opt.step(); e = time.perf_counter()
             iters.append(e - i); steps.append(e - s)
-        if handle is not None:
+        for handle in handles:
             handle.remove()
     med = lambda v: sorted(v)[len(v) // 2]
     print(json.dumps({k: {"iter": med(a), "step": med(b)} for k, (a, b) in times.items()}))
 """)
+
 
 
 def detection(work: Path, cmd: list[str], cap: float | None) -> float | None:
@@ -104,6 +116,7 @@ def hook_cost(work: Path, calls: int = 200_000) -> float:
     t0 = time.perf_counter()
     for _ in range(calls):
         beat.optimizer_step(None, (), {})
+        beat.backward(())
     return (time.perf_counter() - t0) / calls
 
 
@@ -162,6 +175,7 @@ def main() -> None:
         loop = loop_run(work, args.blocks)
         step_added = loop["runtime"]["step"] - loop["plain"]["step"]
         slowdown = loop["runtime"]["iter"] / loop["plain"]["iter"] - 1
+        backward_added = loop["ddp"]["iter"] - loop["runtime"]["iter"]
         cpu_sl = launcher_cpu(work, [*SAFELAUNCH, "--nproc", "2"])
         cpu_tr = launcher_cpu(work, [*TORCHRUN, "--nproc-per-node", "2", "--master-port",
                                      str(find_free_port())])
@@ -170,11 +184,13 @@ def main() -> None:
     print(f"{'hang -> exit, --hang-timeout 10 (median)':<44} "
           f"{f'> {TORCHRUN_CAP_S}s' if tr is None else f'{tr:.1f}s':>14} "
           f"{statistics.median(detected) if detected else float('nan'):>11.1f}s  <= 15 s")
-    print(f"{'optimizer step hook alone':<44} {'-':>14} {hook * 1e6:>10.2f}us  <= 20 us")
+    print(f"{'step + backward hooks alone':<44} {'-':>14} {hook * 1e6:>10.2f}us  <= 20 us")
     print(f"{'median optimizer step, added':<44} {'-':>14} {step_added * 1e6:>10.2f}us  "
           "<= 20 us")
     print(f"{'tiny-model loop, median iteration slowdown':<44} {'-':>14} "
           f"{slowdown * 100:>10.2f}%  <= 1 %")
+    print(f"{'DDP backward counter, added per iteration':<44} {'-':>14} "
+          f"{backward_added * 1e6:>10.2f}us  <= 20 us")
     print(f"{'launcher CPU, ranks quiet (% of one core)':<44} {cpu_tr:>13.2f}% "
           f"{cpu_sl:>10.2f}%  <= 1 %")
     if args.frameworks_repeat > 0:

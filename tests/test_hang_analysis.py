@@ -110,6 +110,23 @@ def test_collective_mismatch_and_fewer_forwards():
     assert report.culprits == [1] and kinds(report) == [("ddp_forwards_behind", [1])]
 
 
+def test_backward_counts_name_the_rank_that_never_reached_the_gradient_all_reduce():
+    # same forwards: rank 1 is stuck between its forward and its backward (the loss, a
+    # metric in user code); rank 0 already waits in DDP's all_reduce inside backward #11
+    report = analyze([view(0, forwards=11, backwards=11), view(1, forwards=11, backwards=10)],
+                     [])
+    assert report.culprits == [1] and kinds(report) == [("ddp_backwards_behind", [1])]
+    assert "rank(s) 0 wait in DDP's gradient all_reduce of backward pass #11" in texts(report)[0]
+    assert report.hint is None  # no uneven-batches fix: nothing says the data differs
+    # a rank that ran an extra backward while the other waits in a Python collective
+    report = analyze([view(0, backwards=11),
+                      view(1, backwards=10, in_coll=True, coll_name="barrier")], [])
+    assert report.culprits == [0] and kinds(report)[0] == ("ddp_forwards_ahead", [0])
+    # equal counts say nothing
+    report = analyze([view(0, backwards=10), view(1, backwards=10)], [])
+    assert kinds(report) == []
+
+
 def test_process_state_names_the_stopped_rank_whatever_the_counters_say():
     from safelaunch.supervisor.hangs import RankView, Stall, analyze
 
@@ -152,6 +169,42 @@ def test_stack_place():
     assert place(SPY_ALL_REDUCE) == ("waiting", "all_reduce (torch.distributed)")
     assert place(FH_USER_LOOP) == ("elsewhere", "compute_metrics (train.py:41)")
     assert place("no frames at all") is None
+
+
+NATIVE_COMPILED_WAIT = """Process 26136: python train.py
+Thread 26136 (idle): "MainThread"
+    0x7f118b4a3f16 (libc.so.6)
+    pthread_cond_wait (libc.so.6)
+    std::condition_variable::wait (libstdc++.so.6.0.30)
+    c10d::Work::wait (libtorch_cpu.so)
+    pybind11::cpp_function::dispatcher (libtorch_python.so)
+    __call__ (torch/_ops.py:1279)
+    call (/tmp/torchinductor_me/ab/cabcdef.py:120)
+    main (train.py:80)
+    <module> (train.py:124)
+Thread 26140 (idle): "pt_autograd_0"
+    gloo::transport::tcp::UnboundBuffer::waitRecv (libtorch_cpu.so)
+"""
+NATIVE_SLEEP = """Thread 26137 (idle): "MainThread"
+    clock_nanosleep (libc.so.6)
+    time_sleep (libpython3.11.so.1.0)
+    compute_metrics (train.py:41)
+Thread 26141 (idle): "gloo"
+    gloo::transport::tcp::Loop::run (libtorch_cpu.so)
+"""
+
+
+def test_native_frames_show_a_wait_the_python_frames_hide():
+    from safelaunch.supervisor.stacks import native_wait, place
+
+    assert native_wait(NATIVE_COMPILED_WAIT) == "c10d::Work::wait"
+    assert native_wait(NATIVE_SLEEP) is None  # gloo's own thread is not the main thread
+    assert native_wait("Thread 1 (idle): \"MainThread\"\n    " + "x" * 100_000 + "\n") is None
+    python_only = place(NATIVE_COMPILED_WAIT)
+    assert python_only is not None and python_only[0] == "elsewhere"
+    assert place(NATIVE_COMPILED_WAIT, NATIVE_COMPILED_WAIT) == (
+        "waiting", "c10d::Work::wait (its native stack)")
+    assert place(FH_USER_LOOP, NATIVE_SLEEP) == ("elsewhere", "compute_metrics (train.py:41)")
 
 
 def test_stacks_name_the_rank_outside_the_collective():

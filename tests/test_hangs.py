@@ -44,6 +44,35 @@ def test_uneven_batches(run_safelaunch):
     assert "DistributedSampler" in run.stderr
 
 
+def test_rank_stuck_between_forward_and_backward(run_safelaunch):
+    """Same DDP forward count on both ranks: only the backward count (DDP's gradient
+    all_reduce runs in C++, never through torch.distributed's Python functions) and the
+    stacks tell that rank 0 waits inside backward #4 for rank 1."""
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", HANG, "after-forward")
+    hang = _hang(run, 1)
+    kinds = [f["kind"] for f in hang["findings"]]
+    assert "ddp_backwards_behind" in kinds, hang["findings"]
+    text = " ".join(f["text"] for f in hang["findings"])
+    assert "rank(s) 0 wait in DDP's gradient all_reduce of backward pass #4" in text
+    assert hang["hint"] is None
+    progress = {r["global_rank"]: r["progress"] for r in run.summary()["ranks"]}
+    assert progress[0]["forward_passes"] == progress[1]["forward_passes"] == 4
+    assert (progress[0]["backward_passes"], progress[1]["backward_passes"]) == (4, 3)
+
+
+def test_a_wait_only_native_frames_show_still_names_the_right_rank(run_safelaunch):
+    """Code compiled by torch.compile calls collectives through torch.ops: while rank 0
+    waits, no torch.distributed frame is on its Python stack, and only its native frames
+    (py-spy --native) show it inside c10d's wait."""
+    run = run_safelaunch("run", "--nproc", "2", "--hang-timeout", "3", HANG, "ops")
+    if "py-spy" not in run.summary().get("hang", {}).get("stack_method", ""):
+        pytest.skip("py-spy cannot attach here")
+    hang = _hang(run, 1)
+    assert sorted(hang["native_stack_files"]) == ["0", "1"]
+    text = " ".join(f["text"] for f in hang["findings"])
+    assert "rank(s) 0 wait in c10d::Work::wait (its native stack)" in text
+
+
 def test_rank_stuck_before_init(run_safelaunch):
     run = run_safelaunch("run", "--nproc", "2", "--startup-timeout", "5", HANG, "before-init")
     hang = _hang(run, 1)

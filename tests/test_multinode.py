@@ -75,6 +75,10 @@ def _two_nodes(tmp_path, *script: str, timeout: float = 120,
         _, err = proc.communicate(timeout=timeout)
         summary = json.loads((cwd / "safelaunch_runs" / "latest" / "summary.json").read_text())
         results.append((proc.returncode, summary, err.decode()))
+    codes = [code for code, _, _ in results]
+    if codes[0] != codes[1]:  # say what each node printed when they disagree
+        print("\n\n".join(f"node {i} (exit {code}):\n{err[-4000:]}"
+                          for i, (code, _, err) in enumerate(results)))
     return [(code, summary) for code, summary, _ in results]
 
 

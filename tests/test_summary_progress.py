@@ -35,6 +35,7 @@ def test_a_ddp_job_is_not_called_solo_and_shows_progress_early(run_safelaunch):
         assert progress["process_group"] == "joined"
         assert progress["step"] == 30
         assert progress["forward_passes"] == 30
+        assert progress["backward_passes"] == 30
         assert progress["runtime_loaded"] is True
         assert 0 <= progress["heartbeat_age_s"] < 5
 

@@ -39,8 +39,9 @@ FIELDS: dict[str, tuple[int, str]] = {
     "coll_name": (96, f"<{NAME_LEN}s"),
     "phase_name": (120, f"<{NAME_LEN}s"),
     "metrics": (144, f"<{METRICS_LEN}s"),
+    "backwards": (256, "<q"),
 }
-SIZE = 256
+SIZE = 320
 
 INIT_NONE, INIT_ENTERED, INIT_DONE = 0, 1, 2
 
@@ -84,6 +85,8 @@ class Snapshot:
     phase_name: str
     metrics: str
     """The last metrics given to ``safelaunch.heartbeat`` as JSON (possibly cut short)."""
+    backwards: int = 0
+    """Backward passes that reached a DDP model: each ends in DDP's gradient all_reduce."""
 
     @property
     def started(self) -> bool:

@@ -8,7 +8,8 @@ signal that dumps every thread's stack, and, once the script imports torch, adds
 - a global optimizer step hook (one step per ``Optimizer.step()``);
 - wrappers around ``init_process_group`` (entered / done; the default process-group timeout
   from ``--collective-timeout``) and every collective (running count, name, step);
-- a counter of ``DistributedDataParallel`` forward passes.
+- counters of ``DistributedDataParallel`` forward and backward passes (each backward ends in
+  DDP's gradient all_reduce, which the reducer runs in C++).
 
 Nothing here imports torch, and nothing raises into the user's code.
 """
@@ -74,6 +75,7 @@ _PACK_Q = struct.Struct("<q").pack_into
 _PACK_D = struct.Struct("<d").pack_into
 _OFF_STEP, _OFF_STEP_TIME = beatfile.FIELDS["step"][0], beatfile.FIELDS["step_time"][0]
 _OFF_BEATS, _OFF_BEAT_TIME = beatfile.FIELDS["beats"][0], beatfile.FIELDS["beat_time"][0]
+_OFF_BACKWARDS = beatfile.FIELDS["backwards"][0]
 _monotonic = time.monotonic
 
 
@@ -87,6 +89,7 @@ class Beat:
         self.beats = 0
         self.collectives = 0
         self.forwards = 0
+        self.backwards = 0
         self.optimizer_steps = False
         self.in_collective = False
         self.phases: list[tuple[str, float, float]] = []
@@ -158,6 +161,13 @@ class Beat:
         self.forwards += 1
         _P["forwards"](self.mm, self.forwards)
         self.progress(time.monotonic())
+
+    def backward(self, *_: Any) -> None:
+        """An autograd pre-hook: returns None, so the gradient passes unchanged.  One store:
+        the forward pass before it and the optimizer step after it mark progress."""
+        if self.enabled:
+            self.backwards += 1
+            _PACK_Q(self.mm, _OFF_BACKWARDS, self.backwards)
 
     def init_state(self, state: int) -> None:
         _P["init_state"](self.mm, state)
@@ -297,9 +307,43 @@ def _patch_optimizer(module: ModuleType) -> None:
         module.register_optimizer_step_post_hook(beat.optimizer_step)
 
 
+def _first_in_backward(model: Any) -> Any:
+    """The parameter whose gradient a backward pass through ``model`` computes first: the
+    last one registered that requires a gradient (the output layer, in the usual order)."""
+    last = None
+    for param in model.parameters():
+        if param.requires_grad:
+            last = param
+    return last
+
+
+def _count_backwards(ddp: Any) -> None:
+    """Counts the backward passes through a DDP model, each of which ends in DDP's gradient
+    all_reduce (run by the reducer in C++, never through ``torch.distributed``'s Python
+    functions): a pre-hook on one parameter's gradient accumulator, one Python call per
+    step.  The hook sits on the autograd node, not on the tensor, so copying or saving the
+    model never carries it along; DDP's reducer keeps the node alive, and so does the model."""
+    beat = _BEAT
+    param = _first_in_backward(ddp.module)
+    if beat is None or param is None:
+        return
+    node = param.view_as(param).grad_fn.next_functions[0][0]
+    node.register_prehook(beat.backward)
+    ddp.__dict__["_safelaunch_backward_node"] = node
+
+
 def _patch_ddp(module: ModuleType) -> None:
     ddp = module.DistributedDataParallel
     forward = ddp.forward
+    init = ddp.__init__
+
+    @functools.wraps(init)
+    def counted_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)  # safelaunch's backward counter calls DDP's
+        with contextlib.suppress(Exception):
+            _count_backwards(self)
+
+    ddp.__init__ = frames.own(counted_init)
 
     @functools.wraps(forward)
     def counted_forward(self: Any, *args: Any, **kwargs: Any) -> Any:

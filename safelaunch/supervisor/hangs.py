@@ -167,7 +167,9 @@ class HangFinding:
     ``ddp_forwards_ahead`` ranks ran an extra DDP forward and wait in its backward;
     ``outside_collective`` ranks are not in a collective while others wait in one;
     ``never_initialized`` ranks never reached init_process_group; ``collective_mismatch``
-    ranks wait in different collectives; ``ddp_forwards_behind`` ranks ran fewer DDP forwards;
+    ranks wait in different collectives; ``ddp_backwards_behind`` ranks never reached the
+    backward pass whose gradient all_reduce the others wait in; ``ddp_forwards_behind`` ranks
+    ran fewer DDP forwards;
     ``work_differs`` the ranks' step/forward/collective counts differ (uneven batches).
     ``ranks`` are the ranks the finding holds responsible (empty for a plain observation).
     """
@@ -192,6 +194,8 @@ class HangReport:
     stack_files: dict[int, str] = field(default_factory=dict)
     stack_missing: dict[int, str] = field(default_factory=dict)
     """Ranks whose stack could not be read, and why."""
+    native_stack_files: dict[int, str] = field(default_factory=dict)
+    """Dumps with C/C++ frames (py-spy --native), where py-spy could pause the rank."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -240,8 +244,13 @@ def _forwards(view: RankView) -> int:
     return view.beat.forwards if view.beat else 0
 
 
+def _backwards(view: RankView) -> int:
+    return view.beat.backwards if view.beat else 0
+
+
 def _counts(views: list[RankView]) -> str:
     return ", ".join(f"rank {v.rank}: {v.step} steps, {_forwards(v)} DDP forwards, "
+                     f"{_backwards(v)} DDP backwards, "
                      f"{v.beat.coll_count if v.beat else 0} collectives" for v in views)
 
 
@@ -276,7 +285,8 @@ def _state_rule(ev: Evidence) -> Verdict | None:
 def _exited_rule(ev: Evidence) -> Verdict | None:
     if not (ev.exited and ev.alive):
         return None
-    work = {(v.step, _forwards(v), v.beat.coll_count if v.beat else 0) for v in ev.views}
+    work = {(v.step, _forwards(v), _backwards(v), v.beat.coll_count if v.beat else 0)
+            for v in ev.views}
     return Verdict(ev.exited, [_finding(
         "exited_early", ev.exited, f"rank(s) {_names(ev.exited)} exited while rank(s) "
         f"{_names(ev.alive)} still needed them")], uneven=len(work) > 1)
@@ -287,11 +297,15 @@ def _outside_rule(ev: Evidence) -> Verdict | None:
         return None
     coll = ev.waiting[0].beat
     assert coll is not None
-    ahead = [v for v in ev.outside if _forwards(v) > max(_forwards(w) for w in ev.waiting)]
+    ahead = [v for v in ev.outside
+             if _forwards(v) > max(_forwards(w) for w in ev.waiting)
+             or _backwards(v) > max(_backwards(w) for w in ev.waiting)]
     if ahead:
+        passes = ("forward" if any(_forwards(v) > max(_forwards(w) for w in ev.waiting)
+                                   for v in ahead) else "backward")
         return Verdict(ahead, [_finding(
             "ddp_forwards_ahead", ahead,
-            f"rank(s) {_names(ahead)} ran more DDP forward passes than rank(s) "
+            f"rank(s) {_names(ahead)} ran more DDP {passes} passes than rank(s) "
             f"{_names(ev.waiting)}, which already wait in {coll.coll_name} #{coll.coll_count}: "
             f"rank(s) {_names(ahead)} wait in the gradient all_reduce of an extra step")],
             uneven=True)
@@ -324,6 +338,24 @@ def _mismatch_rule(ev: Evidence) -> Verdict | None:
                                      + "; ".join(f"rank {v.rank} in {v.beat.coll_name} "
                                                  f"#{v.beat.coll_count}"
                                                  for v in ev.waiting if v.beat))])
+
+
+def _backward_rule(ev: Evidence) -> Verdict | None:
+    """Ranks that entered backward pass #N wait in its gradient all_reduce (DDP's reducer,
+    in C++) for the ranks that never reached it."""
+    if not ev.outside or ev.waiting:
+        return None
+    backwards = {v.rank: _backwards(v) for v in ev.alive}
+    high, low = max(backwards.values()), min(backwards.values())
+    if high == low:
+        return None
+    ahead = [v for v in ev.alive if _backwards(v) == high]
+    behind = [v for v in ev.alive if _backwards(v) == low]
+    return Verdict(behind, [_finding(
+        "ddp_backwards_behind", behind,
+        f"rank(s) {_names(ahead)} wait in DDP's gradient all_reduce of backward pass #{high}; "
+        f"rank(s) {_names(behind)} never reached it (backward passes: "
+        + ", ".join(f"rank {r}: {n}" for r, n in sorted(backwards.items())) + ")")])
 
 
 def _fewer_forwards_rule(ev: Evidence) -> Verdict | None:
@@ -361,7 +393,8 @@ def _stack_rule(ev: Evidence) -> Verdict | None:
 # Facts no other evidence can overturn: the kernel's process state, a rank that is gone.
 DECISIVE_RULES = (_state_rule, _exited_rule)
 # What the heartbeat counters suggest, most specific first; the stacks overrule them.
-COUNTER_RULES = (_outside_rule, _init_rule, _mismatch_rule, _fewer_forwards_rule)
+COUNTER_RULES = (_outside_rule, _init_rule, _mismatch_rule, _backward_rule,
+                 _fewer_forwards_rule)
 
 
 def analyze(views: list[RankView], stalls: list[Stall],

@@ -98,6 +98,7 @@ class JobView:
         self._first: Failure | None = None
         self._reported_remote = False
         self._lost = False
+        self._lingered = False
         self._progress: Callable[[], dict[str, Any]] = dict
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -117,6 +118,7 @@ class JobView:
             self._first = None
             self._reported_remote = False
             self._hang_seen = False
+            self._lingered = False
         self._wake.set()
 
     def claim_failure(self, rank: int, returncode: int) -> Failure:
@@ -168,20 +170,27 @@ class JobView:
                 return reports
             time.sleep(0.2)
 
-    def stop(self) -> None:
-        """Stop following the job.  A node whose rank failed first waits (up to LINGER_S)
-        until every other node has read its claim: the store may live in this very process
-        and end with it."""
+    def await_acks(self) -> None:
+        """A node whose rank failed first waits (up to LINGER_S, once) until every other node
+        has read its claim.  The store may live in this very process and end with torch's
+        engine, so the supervisor calls this while it stops the ranks, before the engine
+        returns."""
         first = self.first_failure()
-        if first is not None and not self.is_remote(first) and not self._lost:
-            deadline = time.monotonic() + LINGER_S
-            while time.monotonic() < deadline and not self._lost:
-                others = [n for n in self._nodes() if n != self.node]
-                with self._lock:
-                    acked = [n for n in others if self._get(self._key(f"ack/{n}")) is not None]
-                if len(acked) >= len(others):
-                    break
-                time.sleep(0.1)
+        if self._lingered or first is None or self.is_remote(first) or self._lost:
+            return
+        self._lingered = True
+        deadline = time.monotonic() + LINGER_S
+        while time.monotonic() < deadline and not self._lost:
+            others = [n for n in self._nodes() if n != self.node]
+            with self._lock:
+                acked = [n for n in others if self._get(self._key(f"ack/{n}")) is not None]
+            if len(acked) >= len(others):
+                break
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        """Stop following the job (after ``await_acks``)."""
+        self.await_acks()
         self._stopping.set()
         self._wake.set()
         if self._thread.is_alive():

@@ -207,7 +207,7 @@ def _progress(view: RankView, tracked: _Tracked, end: float) -> RankProgress:
         runtime_loaded=True, step=beat.step, collectives=beat.coll_count,
         last_collective=beat.coll_name or None, in_collective=beat.in_coll,
         process_group=PROCESS_GROUP_STATES.get(beat.init_state, "unknown"),
-        forward_passes=beat.forwards,
+        forward_passes=beat.forwards, backward_passes=beat.backwards,
         heartbeat_age_s=round(max(0.0, until - view.last_progress()), 3))
 
 

@@ -193,6 +193,11 @@ class Supervisor:
         return self._stop.is_set()
 
     def stop_job(self, death_sig: signal.Signals) -> None:
+        self._stop_processes(death_sig)
+        if self.jobview is not None:  # while torch's engine still holds the store
+            self.jobview.await_acks()
+
+    def _stop_processes(self, death_sig: signal.Signals) -> None:
         def find() -> set[int]:
             return job_processes(self.plan.run_id, self._all_pids)
 
@@ -279,7 +284,8 @@ class Supervisor:
                 "step": view.step, "collectives": beat.coll_count if beat else 0,
                 "in_collective": view.in_collective,
                 "collective": beat.coll_name if beat else None,
-                "forwards": beat.forwards if beat else 0}
+                "forwards": beat.forwards if beat else 0,
+                "backwards": beat.backwards if beat else 0}
         return {"ranks": ranks}
 
     def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
@@ -301,8 +307,9 @@ class Supervisor:
             self._console.notice(report.headline)
             for finding in report.findings:
                 self._console.notice(f"  {finding.text}")
+            native = " (and native frames)" if report.native_stack_files else ""
             self._console.notice(f"stacks of {len(report.stack_files)} rank(s) captured with "
-                                 f"{report.stack_method} in "
+                                 f"{report.stack_method}{native} in "
                                  f"{display_path(self.plan.run_dir / 'stacks')}")
             for g, why in sorted(report.stack_missing.items()):
                 self._console.notice(f"  no stack for rank {g}: {why}")
@@ -322,16 +329,18 @@ class Supervisor:
         pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
         states = {g: letter for g, pid in pids.items()
                   if (letter := process_letter(process_status(pid))) is not None}
-        method, files, missing = stacks.capture(
+        taken = stacks.capture(
             {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
             self.plan.run_dir / "stacks", self.plan.config.stack_dump)
-        texts = {g: path.read_text(errors="replace") for g, path in files.items()}
+        texts = {g: stacks.read_dump(path) for g, path in taken.files.items()}
+        natives = {g: stacks.read_dump(path) for g, path in taken.native.items()}
         places = {g: where for g, text in texts.items()
-                  if (where := stacks.place(text)) is not None}
+                  if (where := stacks.place(text, natives.get(g))) is not None}
         report = analyze(views, stalls, states, places)
-        report.stack_method = method
-        report.stack_files = {g: str(path) for g, path in files.items()}
-        report.stack_missing = {g: why for g, why in missing.items()}
+        report.stack_method = taken.method
+        report.stack_files = {g: str(path) for g, path in taken.files.items()}
+        report.native_stack_files = {g: str(path) for g, path in taken.native.items()}
+        report.stack_missing = dict(taken.missing)
         for g, text in sorted(texts.items()):
             report.stacks[g] = stacks.top_frames(text)
         return report

@@ -46,6 +46,8 @@ class RankProgress:
     process_group: str = "unknown"
     """never joined | joining | joined: where the rank got with init_process_group."""
     forward_passes: int = 0
+    backward_passes: int = 0
+    """Backward passes through a DDP model (each ends in DDP's gradient all_reduce)."""
     heartbeat_age_s: float | None = None
     """Seconds between the rank's last sign of progress and its exit (or the job's end)."""
 

@@ -16,11 +16,16 @@ import subprocess
 import sysconfig
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from safelaunch.runtime.rank import STACK_SIGNAL
 
 PY_SPY_TIMEOUT_S = 10.0
+NATIVE_TIMEOUT_S = 4.0
+"""Resolving C++ symbols of torch's libraries takes about a second; a native dump is extra
+evidence and must not hold up the verdict."""
+NATIVE_READ_LIMIT = 1 << 20
 SIGNAL_WAIT_S = 2.0
 RUNTIME_FRAME = re.compile(r"safelaunch[/\\]runtime[/\\]")
 LIBRARY_FRAME = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python3[^/\\]*)[/\\]")
@@ -44,17 +49,20 @@ def is_library_frame(path: str) -> bool:
         os.path.exists(os.path.join(root, path)) for root in LIBRARY_ROOTS)
 
 
-def _py_spy(pid: int, out: Path, stopped: bool) -> str | None:
+def _py_spy(pid: int, out: Path, stopped: bool, native: bool = False) -> str | None:
     """Dump with py-spy; None on success, else why not.  A stopped process (state T) cannot
-    be paused by py-spy, so it is read as it is (``--nonblocking``): it does not move."""
+    be paused by py-spy, so it is read as it is (``--nonblocking``): it does not move.
+    ``native`` adds the C/C++ frames (the process is paused while they are resolved)."""
     exe = shutil.which("py-spy")
     if exe is None:
         return "py-spy is not installed"
     command = [exe, "dump", "--pid", str(pid)] + (["--nonblocking"] if stopped else [])
+    command += ["--native"] if native else []
+    timeout = NATIVE_TIMEOUT_S if native else PY_SPY_TIMEOUT_S
     try:
-        proc = subprocess.run(command, capture_output=True, timeout=PY_SPY_TIMEOUT_S)
+        proc = subprocess.run(command, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return f"py-spy did not answer within {PY_SPY_TIMEOUT_S:g}s"
+        return f"py-spy did not answer within {timeout:g}s"
     except OSError as exc:
         return f"py-spy could not run: {exc.strerror}"
     if proc.returncode != 0 or not proc.stdout.strip():
@@ -81,17 +89,25 @@ def _signal_dump(pid: int, stack_file: Path) -> bool:
     return stack_file.exists() and stack_file.stat().st_size > before
 
 
-def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
-            method: str = "auto") -> tuple[str, dict[int, Path], dict[int, str]]:
-    """Dump every rank's stacks; ``ranks`` maps global rank -> (pid, signal handler ready,
-    process stopped).
+@dataclass
+class Capture:
+    method: str
+    """"py-spy", "signal", "py-spy+signal" or "none"."""
+    files: dict[int, Path] = field(default_factory=dict)
+    missing: dict[int, str] = field(default_factory=dict)
+    """Each rank without a stack, and why."""
+    native: dict[int, Path] = field(default_factory=dict)
+    """Dumps with the C/C++ frames (py-spy ``--native``), where they could be taken."""
 
-    Returns the method used ("py-spy", "signal", "py-spy+signal" or "none"), the files, and
-    for each rank without a stack the reason.
-    """
+
+def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
+            method: str = "auto") -> Capture:
+    """Dump every rank's stacks; ``ranks`` maps global rank -> (pid, signal handler ready,
+    process stopped).  Where py-spy can pause a rank, its native frames are dumped as well:
+    they show a wait inside a collective that the Python frames hide (code compiled by
+    torch.compile, a C++ extension, DDP's reducer)."""
     stack_dir.mkdir(parents=True, exist_ok=True)
-    files: dict[int, Path] = {}
-    missing: dict[int, str] = {}
+    result = Capture("none")
     used: set[str] = set()
     lock = threading.Lock()
 
@@ -102,8 +118,12 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
             why = _py_spy(pid, spy_file, stopped)
             if why is None:
                 with lock:
-                    files[rank] = spy_file
+                    result.files[rank] = spy_file
                     used.add("py-spy")
+                native_file = stack_dir / f"rank{rank}.native.txt"
+                if not stopped and _py_spy(pid, native_file, False, native=True) is None:
+                    with lock:
+                        result.native[rank] = native_file
                 return
             reasons.append(why)
         sig_file = stack_dir / f"rank{rank}.txt"
@@ -114,22 +134,25 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
                 reasons.append("the rank runtime's signal handler is not loaded")
             elif _signal_dump(pid, sig_file):
                 with lock:
-                    files[rank] = sig_file
+                    result.files[rank] = sig_file
                     used.add("signal")
                 return
             else:
                 reasons.append(f"no dump within {SIGNAL_WAIT_S:g}s of the signal (the rank "
                                "holds the interpreter lock in native code)")
         with lock:
-            missing[rank] = "; ".join(reasons) or "stack dumps are turned off"
+            result.missing[rank] = "; ".join(reasons) or "stack dumps are turned off"
 
     threads = [threading.Thread(target=one, args=(rank, *info), daemon=True)
                for rank, info in ranks.items()]
     for thread in threads:
         thread.start()
+    deadline = time.monotonic() + PY_SPY_TIMEOUT_S + NATIVE_TIMEOUT_S + SIGNAL_WAIT_S + 1
     for thread in threads:
-        thread.join(PY_SPY_TIMEOUT_S + SIGNAL_WAIT_S + 1)
-    return ("+".join(sorted(used)) or "none"), files, missing
+        thread.join(max(0.0, deadline - time.monotonic()))
+    with lock:
+        return Capture("+".join(sorted(used)) or "none", dict(result.files),
+                       dict(result.missing), dict(result.native))
 
 
 _SPY_FRAME = re.compile(r"^\s+(\S.*?) \((.+?):(\d+)\)\s*$")
@@ -173,19 +196,53 @@ _AUTOGRAD = re.compile(r"torch[/\\]autograd[/\\]")
 _DATA = re.compile(r"torch[/\\]utils[/\\]data[/\\]")
 
 
-def place(text: str) -> tuple[str, str] | None:
+_NATIVE_WAIT = re.compile(r"\b(?:c10d|gloo|nccl)\w*::[\w:<>]*|\bnccl[A-Z]\w*|\bwait_tensor\b")
+_NATIVE_FRAME = re.compile(r"^\s+(\S.*?)\s+\(([^()]*)\)\s*$")
+NATIVE_NAME_LEN = 120
+
+
+def native_wait(text: str) -> str | None:
+    """The innermost frame of a communication library (c10d, gloo, NCCL) in the main thread
+    of a ``py-spy dump --native``: the rank waits inside a collective whatever its Python
+    frames say.  None when there is none."""
+    main = False
+    for line in text.splitlines():
+        if line.startswith("Thread "):
+            if main:
+                return None
+            main = '"MainThread"' in line
+            continue
+        frame = _NATIVE_FRAME.match(line[:4096]) if main else None
+        hit = _NATIVE_WAIT.search(frame.group(1)) if frame else None
+        if hit is not None:
+            return hit.group(0)[:NATIVE_NAME_LEN]
+    return None
+
+
+def read_dump(path: Path) -> str:
+    """A stack dump as text, at most ``NATIVE_READ_LIMIT`` bytes (native frames of templated
+    C++ run to kilobytes a line)."""
+    with path.open("rb") as fh:
+        return fh.read(NATIVE_READ_LIMIT).decode(errors="replace")
+
+
+def place(text: str, native: str | None = None) -> tuple[str, str] | None:
     """Where the main thread of a stack dump is: ``("waiting", what)`` inside a
-    torch.distributed call or in autograd's backward (where DDP's gradient all_reduce waits),
-    ``("data", where)`` in data loading, ``("elsewhere", where)`` anywhere else (the user's
-    code, a framework's loop); None when the dump has no frames."""
+    torch.distributed call, in autograd's backward (where DDP's gradient all_reduce waits) or,
+    by its ``native`` dump, inside a communication library; ``("data", where)`` in data
+    loading, ``("elsewhere", where)`` anywhere else (the user's code, a framework's loop);
+    None when the dump has no frames."""
     frames = _main_thread(text)
     if not frames:
         return None
+    waits = native_wait(native) if native else None
     for func, path, _ in frames:
         if _DISTRIBUTED.search(path):
             return "waiting", f"{func} (torch.distributed)"
         if _AUTOGRAD.search(path):
             return "waiting", "backward (autograd, where DDP's gradient all_reduce waits)"
+    if waits is not None:
+        return "waiting", f"{waits} (its native stack)"
     own = next((f for f in frames if not is_library_frame(f[1])), frames[0])
     where = f"{own[0]} ({os.path.basename(own[1])}:{own[2]})"
     if any(_DATA.search(path) for _, path, _ in frames):
