@@ -94,17 +94,22 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(outcome))
     if outcome.exit_code != 0 and outcome.status is not RunStatus.INTERRUPTED:
-        console.plain(_diagnose_run(plan.run_dir))
+        console.plain(_diagnose_run(plan.run_dir, plan.run_id))
     ctx.exit(outcome.exit_code)
 
 
-def _diagnose_run(run_dir: Path) -> str:
+def _diagnose_run(run_dir: Path, run_id: str) -> str:
     """The diagnosis of a failed run, printed after the summary and saved in summary.json."""
     from safelaunch import diagnose
-    from safelaunch.supervisor.rundir import write_json
+    from safelaunch.supervisor.rundir import fallback_summary, write_json
 
-    result = diagnose.diagnose(diagnose.from_run_dir(run_dir))
+    try:
+        result = diagnose.diagnose(diagnose.from_run_dir(run_dir, run_id))
+    except SafelaunchError as exc:
+        return f"diagnosis: not available ({exc.message})"
     summary_path = run_dir / "summary.json"
+    if not summary_path.is_file():  # a full disk or a deletion sent it elsewhere
+        summary_path = fallback_summary(run_dir, run_id) or summary_path
     try:
         summary = json.loads(summary_path.read_text())
         summary["diagnosis"] = result.to_json()

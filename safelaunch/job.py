@@ -11,8 +11,16 @@ from safelaunch import debug_env, gpu, preflight, sanity
 from safelaunch.console import Console
 from safelaunch.errors import StartError
 from safelaunch.plan import LaunchPlan
+from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.result import RunOutcome
-from safelaunch.supervisor.run import Prepared, announce, not_started, prepare, supervise
+from safelaunch.supervisor.run import (
+    Prepared,
+    announce,
+    not_started,
+    prepare,
+    start_reaper,
+    supervise,
+)
 from safelaunch.supervisor.rundir import write_json
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
@@ -39,8 +47,19 @@ def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
 def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     prep = prepare(plan, argv)
     announce(prep, console)
+    # from here on a killed launcher still leaves a summary saying at which stage it died
+    reaper = start_reaper(prep)
+    try:
+        return _stages(prep, console, reaper)
+    finally:
+        reaper.done()
+
+
+def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcome:
+    plan = prep.plan
     cfg, run_dir = plan.config, plan.run_dir
     extra_env: dict[str, str] = {}
+    reaper.stage("pre-flight checks")
     if cfg.preflight:
         report = preflight.run_checks(preflight_input(plan))
         write_json(run_dir / "preflight.json", report.to_json())
@@ -61,10 +80,11 @@ def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     _announce_debug(debug, console)
     extra_env.update(debug.set)
     if cfg.minimal_test:
+        reaper.stage("minimal test")
         outcome = _gate(prep, console, extra_env)
         if outcome is not None:
             return outcome
-    return supervise(prep, console, extra_env)
+    return supervise(prep, console, extra_env, reaper)
 
 
 def _announce_debug(debug: debug_env.DebugEnv, console: Console) -> None:

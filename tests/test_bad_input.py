@@ -102,3 +102,34 @@ def test_node_rank_outside_the_node_count(run_safelaunch):
 def test_missing_ssh_config_is_a_usage_error(run_safelaunch, tmp_path):
     _one_line_error(run_safelaunch("remote", "--host", "nowhere", "--ssh-config",
                                    str(tmp_path / "nope"), FAULT), 2, "--ssh-config")
+
+
+def _claim_run_dir(path: str, start: float) -> str:
+    import time
+    from pathlib import Path
+
+    from safelaunch.errors import RunDirError
+    from safelaunch.supervisor.rundir import create_run_dir
+
+    time.sleep(max(0.0, start - time.time()))
+    try:
+        create_run_dir(Path(path), None)
+    except RunDirError as exc:
+        return str(exc)
+    return "ok"
+
+
+def test_two_runs_racing_for_one_run_dir_never_share_it(tmp_path):
+    """Runs started at the same instant with the same --run-dir: exactly one gets it, the
+    others a one-line error, in every round."""
+    import multiprocessing
+    import time
+
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(6) as pool:
+        for round_ in range(30):
+            target = str(tmp_path / f"race{round_}")
+            start = time.time() + 0.05
+            answers = pool.starmap(_claim_run_dir, [(target, start)] * 6)
+            assert answers.count("ok") == 1, answers
+            assert all("choose a new --run-dir" in a for a in answers if a != "ok"), answers

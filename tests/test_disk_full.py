@@ -61,3 +61,59 @@ def test_full_disk_during_the_run(run_safelaunch, small_disk, tmp_path, code):
     for path in mine:
         path.unlink()
     assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+
+
+SLOW = """\
+import os, sys, time
+import torch.distributed as dist
+dist.init_process_group("gloo")
+for i in range(30):
+    print(f"rank {os.environ['RANK']} step {i}", flush=True)
+    time.sleep(0.1)
+dist.barrier()
+print(f"rank {os.environ['RANK']} done", flush=True)
+sys.exit(int(os.environ.get("EXIT_CODE", "0")) if os.environ["RANK"] == "1" else 0)
+"""
+
+
+@pytest.mark.parametrize("code", [0, 3])
+def test_run_dir_removed_during_the_run(tmp_path, code):
+    """``rm -rf`` of the run directory while the ranks run: the job ends with its own exit
+    code, the console says the directory is gone, the summary is written elsewhere."""
+    import os
+    import shutil
+    import time
+
+    from conftest import safelaunch_cmd
+
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW)
+    run_dir = tmp_path / "run"
+    env = {**os.environ, "EXIT_CODE": str(code)}
+    proc = subprocess.Popen(
+        safelaunch_cmd("run", "--nproc", "2", "--no-preflight", "--no-minimal-test",
+                       "--run-dir", str(run_dir), str(script)),
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+            (run_dir / "rank1.log").exists()
+            and "step 3" in (run_dir / "rank1.log").read_text(errors="replace")):
+        time.sleep(0.05)
+    shutil.rmtree(run_dir)
+    _out, err_bytes = proc.communicate(timeout=120)
+    err = err_bytes.decode(errors="replace")
+    assert proc.returncode == code, err[-3000:]
+    assert "internal error" not in err and "Traceback" not in err, err[-3000:]
+    assert "rank 0 done" in err and "rank 1 done" in err
+    assert not run_dir.exists() or not (run_dir / "summary.json").exists()
+    fallbacks = list(Path(tempfile.gettempdir()).glob("safelaunch-*-summary.json"))
+    mine = [p for p in fallbacks if json.loads(p.read_text())["run_dir"] == str(run_dir)]
+    assert mine, err[-3000:]
+    summary = json.loads(mine[0].read_text())
+    assert summary["exit_code"] == code
+    assert "summary.json could not be written in the run directory" in err
+    if code:  # the diagnosis reads the summary where it went, and is saved there
+        assert "diagnosis: " in err and summary["diagnosis"]["status"] == "diagnosed"
+        assert "exited with code 0 (as rank 1 failed)" not in err  # both just ended
+    for path in mine:
+        path.unlink()

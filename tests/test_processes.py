@@ -66,3 +66,26 @@ def test_forced_stop_skips_grace():
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_reused_pid_is_never_taken_for_the_rank():
+    """A rank's pid reused by an unrelated session leader (with children of its own): with
+    the rank's recorded start time, neither it, its session nor its children are the job's."""
+    from safelaunch.supervisor.processes import start_time
+
+    code = ("import subprocess, sys, time;"
+            "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']);"
+            " time.sleep(60)")
+    stranger = _spawn(code)  # no marker: not the job's, in a session of its own
+    try:
+        time.sleep(0.5)
+        started = start_time(stranger.pid)
+        assert started is not None and started > 0
+        # recorded when "the rank" had this pid, at another start time
+        assert job_processes("job-xyz", {stranger.pid: started - 1}) == set()
+        # the same process, as recorded: it and its child are found
+        assert len(job_processes("job-xyz", {stranger.pid: started})) == 2
+        assert start_time(2 ** 22 + 12345) is None
+    finally:
+        stranger.kill()
+        stranger.wait()

@@ -109,6 +109,9 @@ def no_job_left(marker: str) -> bool:
 
 def test_success_streams_output_copies_run_dir_and_exits_0(remote):
     # --standalone, torchrun's most common form, travels to the remote run as it is
+    secret = remote.tmp / "credentials"
+    secret.write_text("aws_secret_access_key = x")
+    os.symlink(secret, remote.project / "credentials")  # leads out of the synced tree
     code, out, err = remote.run(*FAST, "--standalone", "-e", "MY_VAR=from-local", "count.py",
                                 "3", "0", "0")
     assert code == 0, err
@@ -121,6 +124,8 @@ def test_success_streams_output_copies_run_dir_and_exits_0(remote):
     assert "line 2" in (run_dir / "rank0.log").read_text()
     assert "[rank0] line 2" in (run_dir / "console.log").read_text()
     assert (remote.remote_dir / "count.py").read_text() == COUNT
+    assert "not sent: 1 symbolic link(s) that lead out of" in err
+    assert not (remote.remote_dir / "credentials").exists()
     spec = next((remote.remote_dir / ".safelaunch" / "runs").glob("*/spec.json")).read_text()
     assert "from-local" not in spec  # --env values are not written down
 

@@ -89,14 +89,19 @@ def test_sync_skips_what_git_would_and_run_directories(tmp_path):
                                                                  "train.py"]
 
 
-def test_sync_sends_linked_files_but_never_follows_linked_directories(tmp_path):
-    _tree(tmp_path, {"real/data.txt": "hello", "code/train.py": ""})
+def test_sync_sends_links_inside_the_tree_and_never_one_that_leads_out(tmp_path):
+    _tree(tmp_path, {"real/data.txt": "hello", "code/train.py": "", "code/cfg/base.yaml": "a"})
     os.symlink(tmp_path / "real" / "data.txt", tmp_path / "code" / "data.txt")
+    os.symlink("/etc/passwd", tmp_path / "code" / "passwd")
+    os.symlink("cfg/base.yaml", tmp_path / "code" / "config.yaml")  # relative, inside
+    os.symlink("../../real/data.txt", tmp_path / "code" / "cfg" / "up.txt")
     os.symlink(tmp_path / "code", tmp_path / "code" / "loop")
-    os.symlink(tmp_path / "missing", tmp_path / "code" / "dangling")
-    files = {f.rel: f for f in local_files(tmp_path / "code")}
-    assert sorted(files) == ["data.txt", "train.py"]
-    assert files["data.txt"].size == 5
+    os.symlink("missing", tmp_path / "code" / "dangling")
+    outside: list[str] = []
+    files = {f.rel: f for f in local_files(tmp_path / "code", outside=outside)}
+    assert sorted(files) == ["cfg/base.yaml", "config.yaml", "train.py"]
+    assert files["config.yaml"].size == 1
+    assert sorted(outside) == ["cfg/up.txt", "data.txt", "passwd"]
 
 
 def test_sync_of_a_file_is_a_usage_error(tmp_path):

@@ -61,10 +61,10 @@ def test_an_early_exit_before_the_first_failure_is_noted():
     from safelaunch.supervisor.result import RankOutcome, RankState, decide, early_exit_note
 
     early = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=10.0)
-    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5)
+    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=11.2)
     decision = decide([failed, early])
     note = early_exit_note([failed, early], decision.root_cause)
-    assert note is not None and "rank(s) 1 exited with code 0 (0.5s before rank 0" in note
+    assert note is not None and "rank(s) 1 exited with code 0 (1.2s before rank 0" in note
     late = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=12.0)
     assert early_exit_note([failed, late], decide([failed, late]).root_cause) is None
 
@@ -74,7 +74,14 @@ def test_an_early_exit_recorded_just_after_the_failure_it_caused_is_noted():
     it broke can fail, and be seen exiting, a few milliseconds before it."""
     from safelaunch.supervisor.result import RankOutcome, RankState, decide, early_exit_note
 
-    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5)
+    failed = RankOutcome(0, 0, 10, RankState.FAILED, 1, 3.5, exited_at=10.5,
+                         last_line="[rank0]: RuntimeError: [../gloo/transport/tcp/pair.cc:534]"
+                                   " Connection closed by peer [127.0.0.1]:5555")
     leaver = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=10.52)
     note = early_exit_note([failed, leaver], decide([failed, leaver]).root_cause)
     assert note is not None and "rank(s) 1 exited with code 0 (as rank 0 failed)" in note
+    # two ranks ending together, one with its own error code: no link between them
+    own = RankOutcome(0, 0, 10, RankState.FAILED, 3, 3.5, exited_at=10.5, last_line="done")
+    assert early_exit_note([own, leaver], decide([own, leaver]).root_cause) is None
+    just_before = RankOutcome(1, 1, 11, RankState.SUCCEEDED, 0, 3.0, exited_at=10.3)
+    assert early_exit_note([own, just_before], decide([own, just_before]).root_cause) is None

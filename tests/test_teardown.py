@@ -104,3 +104,46 @@ def test_sigkill_of_safelaunch_leaves_no_orphan(tmp_path):
         assert "launcher_died" in (run_dir / "events.jsonl").read_text()
     finally:
         kill_all(pids_in(pid_dir))
+
+
+def test_sigkill_of_safelaunch_and_its_reaper_together_leaves_no_orphan(tmp_path):
+    """``pkill -9 -f safelaunch`` kills the launcher and its reaper at once: the ranks see
+    the launcher go and end their process groups (DataLoader workers and subprocesses)."""
+    import psutil
+
+    proc, pid_dir = _start(tmp_path, "--nproc", "2", FAULT, "--mode", "workers")
+    try:
+        pids = _wait_for_pids(pid_dir, WORKER_TREE)
+        reaper = next(p for p in psutil.Process(proc.pid).children()
+                      if "safelaunch.supervisor.reaper" in " ".join(p.cmdline()))
+        reaper.kill()
+        proc.kill()
+        proc.wait()
+        assert wait_gone(pids, 5) == set()
+    finally:
+        kill_all(pids_in(pid_dir))
+
+
+def test_sigkill_during_the_minimal_test_leaves_a_summary_that_says_so(tmp_path):
+    import json
+
+    run_dir = tmp_path / "run"
+    proc = subprocess.Popen(safelaunch_cmd("run", "--nproc", "2", "--run-dir", str(run_dir),
+                                           FAULT, "--mode", "ok"),
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    events = run_dir / "minimal-test" / "test" / "run" / "events.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+            events.exists() and "workers_started" in events.read_text()):
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while not (run_dir / "summary.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["status"] == "launcher_died"
+    assert "during the minimal test" in summary["reason"]
+    started = json.loads(next(line for line in events.read_text().splitlines()
+                              if "workers_started" in line))
+    assert wait_gone({int(pid) for pid in started["ranks"].values()}, 5) == set()

@@ -20,6 +20,7 @@ from safelaunch.diagnose import launchers
 from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
+from safelaunch.supervisor.rundir import fallback_summary
 
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
 RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
@@ -101,7 +102,14 @@ def rank_logs(run_dir: Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
-def from_run_dir(run_dir: Path) -> LogSet:
+def from_run_dir(run_dir: Path, run_id: str | None = None) -> LogSet:
+    """A run directory's logs and records; its summary is looked for where safelaunch puts
+    one the run directory could not take (a full disk, a deleted directory)."""
+    if not run_dir.is_dir() and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
+        logs = LogSet([], str(run_dir))
+        _read_summary(logs, _json(elsewhere) or {})
+        _exit_fact(logs)
+        return logs
     texts = []
     for rank, path in rank_logs(run_dir):
         body = read_path(path)
@@ -109,6 +117,8 @@ def from_run_dir(run_dir: Path) -> LogSet:
         texts.append(LogText(body, str(path), rank))
     logs = LogSet(texts, str(run_dir))
     summary = _json(run_dir / "summary.json")
+    if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
+        summary = _json(elsewhere)
     if summary is not None:
         _read_summary(logs, summary)
     minimal = _json(run_dir / "minimal_test.json")

@@ -4,8 +4,10 @@ Which files: everything under the directory except ``.git``, run directories
 (``safelaunch_runs``, ``.safelaunch``), ``__pycache__``, virtual environments (a directory
 with ``pyvenv.cfg``), what ``.gitignore`` files (at any depth, with git's precedence: the
 deeper file and the later pattern win, a negation re-includes) and ``.git/info/exclude``
-ignore, and the caller's extra patterns.  Symbolic links to files are sent as the file they
-point to; links to directories are not followed.
+ignore, and the caller's extra patterns.  A symbolic link to a file inside the tree is sent as
+the file it points to; a link that leads out of the tree (``secrets -> ~/.aws/credentials``,
+``passwd -> /etc/passwd``) is never sent, and the sync says which it left out; links to
+directories are not followed.
 
 What changed: the remote agent lists size, whole-second mtime and permission bits of what is
 there (one round trip); a file is sent when any of them differs.  Changed files travel as
@@ -105,12 +107,15 @@ class IgnoreRules:
         return False
 
 
-def local_files(root: Path, exclude: Sequence[str] = ()) -> list[LocalFile]:
-    """The files under ``root`` that a sync sends, sorted by path."""
+def local_files(root: Path, exclude: Sequence[str] = (),
+                outside: list[str] | None = None) -> list[LocalFile]:
+    """The files under ``root`` that a sync sends, sorted by path; the links that lead out
+    of the tree are added to ``outside`` instead."""
     if not root.is_dir():
         raise UsageError(f"--sync {root}: not a directory")
     rules = IgnoreRules(root, exclude)
     found: list[LocalFile] = []
+    top = os.path.realpath(root)
 
     def walk(directory: Path, rel_dir: str) -> None:
         depth = rules.enter(rel_dir, directory)
@@ -125,6 +130,11 @@ def local_files(root: Path, exclude: Sequence[str] = ()) -> list[LocalFile]:
                     walk(Path(entry.path), rel)
                 continue
             if rules.ignored(rel, False):
+                continue
+            if entry.is_symlink() and os.path.commonpath(
+                    [top, os.path.realpath(entry.path)]) != top:
+                if outside is not None:
+                    outside.append(rel)
                 continue
             try:
                 st = os.stat(entry.path)
@@ -143,7 +153,13 @@ def sync_tree(agent: Agent, root: Path, remote_dir: str, exclude: Sequence[str] 
               progress: Progress | None = None, label: str = "sync") -> SyncResult:
     """Make ``remote_dir`` hold every file of ``local_files(root)``, sending only changes."""
     started = time.monotonic()
-    files = local_files(root, exclude)
+    outside: list[str] = []
+    files = local_files(root, exclude, outside)
+    if outside and progress is not None:
+        shown = ", ".join(outside[:5]) + (f" and {len(outside) - 5} more" if len(outside) > 5
+                                          else "")
+        progress(f"{label}: not sent: {len(outside)} symbolic link(s) that lead out of "
+                 f"{root}: {shown}")
     remote = agent.call("manifest", remote_dir).get("files", {})
     changed = [f for f in files if not f.same_as(remote.get(f.rel))]
     total = sum(f.size for f in changed)

@@ -36,6 +36,8 @@ from safelaunch.runtime.imports import when_imported
 HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
 STACK_FILE_ENV = "SAFELAUNCH_STACK_FILE"
 RANK_PID_ENV = "SAFELAUNCH_RANK_PID"
+LAUNCHER_PID_ENV = "SAFELAUNCH_LAUNCHER_PID"
+PR_SET_PDEATHSIG = 1
 COLLECTIVE_TIMEOUT_ENV = "SAFELAUNCH_COLLECTIVE_TIMEOUT"
 STACK_SIGNAL = signal.SIGRTMIN + 6 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
 
@@ -358,6 +360,52 @@ def _patch_ddp(module: ModuleType) -> None:
 # -- activation ------------------------------------------------------------------------------
 
 
+def _die_with_launcher() -> None:
+    """End this rank and its process group (its DataLoader workers, its subprocesses) when
+    the launcher dies: if the launcher and its reaper are both killed (``pkill -9 -f
+    safelaunch`` matches both), nothing of the job is left behind holding the GPUs.
+
+    A daemon thread waits on a pidfd of the launcher (no polling, no interpreter lock while
+    it waits); without pidfds (Linux < 5.3) the kernel's parent-death signal ends the rank
+    alone.  A rank whose parent is not the launcher (a wrapper script in between) is left to
+    the reaper."""
+    launcher = os.environ.get(LAUNCHER_PID_ENV, "")
+    if not launcher.isdigit() or os.getppid() != int(launcher):
+        return
+    try:
+        fd = os.pidfd_open(int(launcher))
+    except (AttributeError, OSError):
+        _parent_death_signal(int(launcher))
+        return
+    import threading
+
+    threading.Thread(target=_end_job_when_readable, args=(fd,),
+                     name="safelaunch-launcher-watch", daemon=True).start()
+
+
+def _end_job_when_readable(fd: int) -> None:
+    import select
+
+    with contextlib.suppress(OSError, ValueError):
+        select.select([fd], [], [])
+        if os.getpgid(0) == os.getpid():  # a group of its own (torch starts ranks so)
+            os.killpg(os.getpid(), signal.SIGKILL)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _parent_death_signal(launcher: int) -> None:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
+            return
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != launcher:  # it died before the request was made
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 def activate() -> bool:
     """Instrument this process if it is a rank's own; True when it did."""
     global _BEAT, _STACK_FILE
@@ -368,6 +416,7 @@ def activate() -> bool:
     if owner and owner != str(os.getpid()):
         return False  # a helper process the rank started: it inherits the env, not the role
     os.environ[RANK_PID_ENV] = str(os.getpid())
+    _die_with_launcher()
     try:
         beat = Beat(beatfile.open_map(path, writable=True))
     except (OSError, ValueError):

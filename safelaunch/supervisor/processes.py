@@ -8,6 +8,11 @@ their own; and the live process tree under each rank.
 
 The ranks are children of the launcher and torch's engine reaps them: here they are only
 ever inspected with ``waitid(WNOWAIT)``, never reaped, or the engine would read exit code 0.
+
+Pids are reused (``pid_max`` is 32768 on many machines): a rank is known by its pid *and* its
+start time, and once the pid belongs to a process that started at another time, neither that
+process, nor its session, nor its children are the job's.  The environment marker, which an
+unrelated process cannot carry, still finds the job's own.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import psutil
@@ -34,10 +39,40 @@ def _environ_has(pid: int, marker: bytes) -> bool:
         return False
 
 
-def job_processes(job_id: str, roots: Iterable[int], exclude: Iterable[int] = ()) -> set[int]:
-    """Pids of the ranks ``roots`` and of every process they started, alive or zombie."""
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot (``/proc/PID/stat`` field 22); None
+    when it is gone or cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read(4096)
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()  # the command name may hold spaces and ')'
+    try:
+        return int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def _still_ours(roots: Mapping[int, int | None] | Iterable[int]) -> set[int]:
+    """The roots whose pid was not reused: gone (their session may live on), or still the
+    process that started at the recorded time (None: not recorded, trusted)."""
+    if not isinstance(roots, Mapping):
+        return set(roots)
+    ours = set()
+    for pid, started in roots.items():
+        now = start_time(pid)
+        if started is None or now is None or now == started:
+            ours.add(pid)
+    return ours
+
+
+def job_processes(job_id: str, roots: Mapping[int, int | None] | Iterable[int],
+                  exclude: Iterable[int] = ()) -> set[int]:
+    """Pids of the ranks ``roots`` (pid -> start time, see ``start_time``) and of every
+    process they started, alive or zombie."""
     marker = f"{JOB_ID_ENV}={job_id}".encode()
-    roots = set(roots)
+    roots = _still_ours(roots)
     skip = {*exclude, os.getpid(), 1}
     found: set[int] = set()
     try:

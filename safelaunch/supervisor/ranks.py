@@ -22,7 +22,12 @@ from safelaunch.plan import LaunchPlan
 from safelaunch.redact import mask, process_secrets
 from safelaunch.report import display_path
 from safelaunch.runtime import beatfile
-from safelaunch.runtime.rank import COLLECTIVE_TIMEOUT_ENV, HEARTBEAT_FILE_ENV, STACK_FILE_ENV
+from safelaunch.runtime.rank import (
+    COLLECTIVE_TIMEOUT_ENV,
+    HEARTBEAT_FILE_ENV,
+    LAUNCHER_PID_ENV,
+    STACK_FILE_ENV,
+)
 from safelaunch.supervisor import oom, stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
@@ -43,6 +48,7 @@ from safelaunch.supervisor.processes import (
     is_alive,
     job_processes,
     process_status,
+    start_time,
     stop_processes,
 )
 from safelaunch.supervisor.reaper import ReaperHandle
@@ -100,7 +106,8 @@ class Supervisor:
         self.attempt = 0
         self.ranks: dict[int, _Rank] = {}
         """Ranks of the current attempt by global rank."""
-        self._all_pids: set[int] = set()
+        self._all_pids: dict[int, int | None] = {}
+        """Every rank's pid -> its start time (a reused pid is not the job's)."""
         self._error_files: dict[tuple[int, int], Path] = {}
         self._signalled_at: dict[int, float] = {}
         """When safelaunch first signalled each process (monotonic clock)."""
@@ -157,6 +164,7 @@ class Supervisor:
             RUN_DIR_ENV: str(run_dir),
             "TORCHELASTIC_ERROR_FILE": error_file,
             HEARTBEAT_FILE_ENV: str(beat),
+            LAUNCHER_PID_ENV: str(os.getpid()),
             STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
@@ -173,9 +181,10 @@ class Supervisor:
         self.monitor.new_attempt(
             {g: (pid, self.heartbeat_file(attempt, g)) for g, _, pid in workers})
         for _, _, pid in workers:
-            self._all_pids.add(pid)
+            started = start_time(pid)
+            self._all_pids[pid] = started
             self._watcher.watch(pid)
-            self._reaper.add_pid(pid)
+            self._reaper.add_pid(pid, started)
         self._events.record("workers_started", attempt=attempt,
                             ranks={g: pid for g, _, pid in workers})
         if attempt > 0:

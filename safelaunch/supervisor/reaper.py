@@ -1,10 +1,11 @@
 """The reaper: a tiny watchdog process that stops the job if the launcher itself dies.
 
 ``safelaunch run`` starts it first, in a session of its own, with a pipe on its stdin.  The
-launcher writes ``pid N`` for every rank it starts and ``done`` when it has cleaned up by
-itself.  If the pipe closes without ``done`` (the launcher was killed with SIGKILL, or
-crashed), the reaper stops every process of the job (see ``processes``) within a few seconds
-and records that in the run directory.  It never imports torch, so it starts in milliseconds.
+launcher writes ``pid N START`` for every rank it starts (START: its start time, so that a
+reused pid is never taken for the rank) and ``done`` when it has cleaned up by itself.  If
+the pipe closes without ``done`` (the launcher was killed with SIGKILL, or crashed), the
+reaper stops every process of the job (see ``processes``) within a few seconds and records
+that in the run directory.  It never imports torch, so it starts in milliseconds.
 
 Run as ``python -m safelaunch.supervisor.reaper JOB_ID RUN_DIR GRACE``.
 """
@@ -48,8 +49,12 @@ class ReaperHandle:
             log.close()
         return cls(proc)
 
-    def add_pid(self, pid: int) -> None:
-        self._send(f"pid {pid}\n")
+    def stage(self, name: str) -> None:
+        """What the launcher is doing now, for the reaper's account if it dies."""
+        self._send(f"stage {name}\n")
+
+    def add_pid(self, pid: int, started: int | None) -> None:
+        self._send(f"pid {pid} {started if started is not None else '-'}\n")
 
     def done(self) -> None:
         """The launcher cleaned up by itself: the reaper exits without touching anything."""
@@ -85,12 +90,16 @@ def main(argv: list[str]) -> int:
     job_id, run_dir, grace = argv[0], Path(argv[1]), float(argv[2])
     for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, signal.SIG_IGN)
-    pids: set[int] = set()
+    pids: dict[int, int | None] = {}
+    stage = "start-up"
     done = False
     for raw in sys.stdin.buffer:
-        word, _, value = raw.decode().strip().partition(" ")
-        if word == "pid" and value.isdigit():
-            pids.add(int(value))
+        word, *values = raw.decode(errors="replace").split(maxsplit=2)[:3] or [""]
+        if word == "pid" and values and values[0].isdigit():
+            started = values[1] if len(values) > 1 else ""
+            pids[int(values[0])] = int(started) if started.isdigit() else None
+        elif word == "stage" and values:
+            stage = " ".join(values)[:60]
         elif word == "done":
             done = True
     if done:
@@ -102,7 +111,8 @@ def main(argv: list[str]) -> int:
     _record(run_dir, {
         "time": time.time(),
         "event": "launcher_died",
-        "message": "safelaunch itself died; the reaper stopped the job",
+        "message": f"safelaunch itself died during the {stage}; the reaper stopped the job",
+        "stage": stage,
         "terminated": sorted(report.terminated),
         "killed": sorted(report.killed),
         "unkillable": sorted(report.unkillable),
@@ -114,8 +124,9 @@ def main(argv: list[str]) -> int:
         tmp.write_text(json.dumps({
             "status": "launcher_died",
             "exit_code": None,
-            "reason": "safelaunch was killed before the run ended; its reaper stopped "
-                      f"{len(report.terminated)} process(es) of the job",
+            "reason": f"safelaunch was killed during the {stage}, before the run ended; "
+                      f"its reaper stopped {len(report.terminated)} process(es) of the job",
+            "stage": stage,
         }, indent=2) + "\n")
         os.replace(tmp, summary)
     return 0

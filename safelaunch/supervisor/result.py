@@ -11,6 +11,7 @@ root cause is the failed rank that exited first.  ``decide`` is pure and unit-te
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
@@ -168,6 +169,13 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
 EXIT_TIE_S = 0.5
 """Exits this close count as simultaneous: a rank that leaves closes its sockets before its
 interpreter has finished exiting, so the peer it broke can fail and exit first."""
+PEER_GONE = re.compile(r"Connection (?:reset|closed) by peer|Broken pipe|ECONNRESET"
+                       r"|remote process exited|peer (?:closed|disconnected)", re.IGNORECASE)
+
+
+def _peer_went_away(rank: RankOutcome) -> bool:
+    """The rank's failure reads as a peer leaving (gloo's connection errors)."""
+    return any(PEER_GONE.search(text[:4096]) for text in (rank.last_line, rank.error or ""))
 
 
 def early_exit_note(ranks: list[RankOutcome], root: RankOutcome | None) -> str | None:
@@ -176,8 +184,10 @@ def early_exit_note(ranks: list[RankOutcome], root: RankOutcome | None) -> str |
     'Connection reset by peer'; NCCL: a timeout), so it is the likely trigger."""
     if root is None or root.exited_at is None:
         return None
+    # exits this close are only linked when the failure says a peer went away
+    window = EXIT_TIE_S if _peer_went_away(root) else -EXIT_TIE_S
     early = [r for r in ranks if r.state is RankState.SUCCEEDED and r.exited_at is not None
-             and r.exited_at < root.exited_at + EXIT_TIE_S]
+             and r.exited_at < root.exited_at + window]
     if not early:
         return None
     names = ", ".join(str(r.global_rank) for r in early)

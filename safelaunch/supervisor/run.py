@@ -46,6 +46,7 @@ from safelaunch.supervisor.result import (
 )
 from safelaunch.supervisor.rundir import (
     create_run_dir,
+    fallback_summary_name,
     make_private,
     mask_files,
     write_json,
@@ -155,7 +156,7 @@ def _finish(prep: Prepared, outcome: RunOutcome) -> None:
         note = f"summary.json could not be written in the run directory ({why})"
         fallback = outcome.to_json()
         fallback["notes"] = [*outcome.notes, note]
-        where = write_json_elsewhere(fallback, f"safelaunch-{prep.plan.run_id}-summary.json")
+        where = write_json_elsewhere(fallback, fallback_summary_name(prep.plan.run_id))
         outcome.notes.append(f"{note}: it is at {where}")
     except OSError as exc:
         outcome.notes.append(f"summary.json could not be written anywhere: {exc}")
@@ -169,17 +170,27 @@ def launch(plan: LaunchPlan, console: Console, argv: list[str],
     return supervise(prep, console, extra_env or {})
 
 
-def supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
+def start_reaper(prep: Prepared) -> ReaperHandle:
+    """The watchdog that stops the job and writes its summary if the launcher dies."""
+    plan = prep.plan
+    return ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
+
+
+def supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
+              reaper: ReaperHandle | None = None) -> RunOutcome:
+    """Run the job to its end; ``reaper``: one started earlier (``start_reaper``), which
+    this run takes over and ends."""
     with console.stderr_diverted(prep.plan.run_dir / "launcher.log"):
-        return _supervise(prep, console, extra_env)
+        return _supervise(prep, console, extra_env, reaper or start_reaper(prep))
 
 
-def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome:
+def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
+               reaper: ReaperHandle) -> RunOutcome:
     plan, engine, events = prep.plan, prep.engine, prep.events
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
     collector = LogCollector(plan.run_dir, fifo_dir, console.rank_output,
                              plan.config.console_ranks)
-    reaper = ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
+    reaper.stage("training run")
     watcher = ExitWatcher(on_exit=lambda record: sup.on_exit(record))
     sup = Supervisor(plan, console, collector, watcher, reaper, events, fifo_dir, extra_env)
     collector.start()

@@ -11,6 +11,7 @@ Layout::
     errors/           exception reports written by ranks that use torch's @record
     stacks/           every rank's thread stacks, dumped when a hang is detected
     summary.json      the end-of-run summary (written last)
+    .safelaunch-run   the claim: created exclusively, so two runs never share a directory
 
 Default runs go to ``./safelaunch_runs/<UTC time>-<id>/`` with a ``latest`` link beside them.
 """
@@ -30,6 +31,7 @@ from safelaunch.errors import RunDirError, StartError
 from safelaunch.redact import mask, process_secrets
 
 LATEST_LINK = "latest"
+CLAIM_FILE = ".safelaunch-run"
 
 
 def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
@@ -43,6 +45,7 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
                     f"earlier logs are overwritten"
                 )
         run_dir.mkdir(parents=True, exist_ok=True)
+        _claim(run_dir)
         run_dir.chmod(0o700)  # it holds the environment and the ranks' output: the user's only
         (run_dir / "errors").mkdir(exist_ok=True)
         (run_dir / "stacks").mkdir(exist_ok=True)
@@ -58,6 +61,20 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
         ) from exc
     if runs_root is not None:
         _point_latest(runs_root, run_dir)
+
+
+def _claim(run_dir: Path) -> None:
+    """Make the directory this run's: two runs given the same ``--run-dir`` at the same
+    instant both find it empty, and only one can create the claim file."""
+    try:
+        fd = os.open(run_dir / CLAIM_FILE, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise RunDirError(f"run directory {run_dir} was just taken by another run; choose a "
+                          "new --run-dir so no earlier logs are overwritten") from None
+    try:
+        os.write(fd, f"{os.getpid()}\n".encode())
+    finally:
+        os.close(fd)
 
 
 def _point_latest(runs_root: Path, run_dir: Path) -> None:
@@ -96,11 +113,37 @@ def write_private(path: Path, data: bytes) -> None:
         raise
 
 
+def _elsewhere() -> tuple[Path, ...]:
+    return Path(tempfile.gettempdir()), Path.home() / ".cache" / "safelaunch"
+
+
+def fallback_summary_name(run_id: str) -> str:
+    return f"safelaunch-{run_id}-summary.json"
+
+
+def fallback_summary(run_dir: Path, run_id: str | None = None) -> Path | None:
+    """The summary of the run in ``run_dir`` that had to be written elsewhere (a full disk,
+    a deleted run directory), if there is one; ``run_id`` where the caller knows it (a
+    deleted run directory no longer says)."""
+    run_ids = {run_dir.name, *([run_id] if run_id else [])}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        config = json.loads((run_dir / "config.json").read_text(encoding="utf-8")[:1 << 20])
+        run_ids.add(str(config.get("run_id")))
+    for folder in _elsewhere():
+        for run_id in sorted(run_ids):
+            path = folder / fallback_summary_name(run_id)
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                data = json.loads(path.read_text(encoding="utf-8")[:1 << 24])
+                if os.path.abspath(str(data.get("run_dir"))) == os.path.abspath(run_dir):
+                    return path
+    return None
+
+
 def write_json_elsewhere(data: Any, name: str) -> Path:
     """``write_json`` as ``name`` in the temporary directory, else the home directory: for a
     file the run directory could not take (a full disk).  Where it went."""
     failures = []
-    for folder in (Path(tempfile.gettempdir()), Path.home() / ".cache" / "safelaunch"):
+    for folder in _elsewhere():
         try:
             folder.mkdir(parents=True, exist_ok=True)
             write_json(folder / name, data)
