@@ -48,7 +48,7 @@ def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
     prep = prepare(plan, argv)
     announce(prep, console)
     # from here on a killed launcher still leaves a summary saying at which stage it died
-    reaper = start_reaper(prep)
+    reaper = start_reaper(prep, console)
     try:
         return _stages(prep, console, reaper)
     finally:

@@ -147,3 +147,37 @@ def test_sigkill_during_the_minimal_test_leaves_a_summary_that_says_so(tmp_path)
     started = json.loads(next(line for line in events.read_text().splitlines()
                               if "workers_started" in line))
     assert wait_gone({int(pid) for pid in started["ranks"].values()}, 5) == set()
+
+
+def test_a_killed_reaper_is_replaced_and_the_new_one_does_its_job(tmp_path):
+    import json
+
+    import psutil
+
+    proc, pid_dir = _start(tmp_path, "--nproc", "2", FAULT, "--mode", "workers")
+    try:
+        pids = _wait_for_pids(pid_dir, WORKER_TREE)
+
+        def reapers() -> list[psutil.Process]:
+            return [p for p in psutil.Process(proc.pid).children()
+                    if "safelaunch.supervisor.reaper" in " ".join(p.cmdline())]
+
+        first = reapers()[0]
+        first.kill()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not [p for p in reapers() if p.pid != first.pid]:
+            time.sleep(0.05)
+        assert [p for p in reapers() if p.pid != first.pid], "no new reaper"
+        proc.kill()
+        _out, err = proc.communicate()
+        assert f"safelaunch's reaper (pid {first.pid}) died (signal 9); started a new one" in (
+            err.decode()), err.decode()[-2000:]
+        assert wait_gone(pids, 5) == set()
+        run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
+        deadline = time.monotonic() + 5
+        while not (run_dir / "summary.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["status"] == "launcher_died" and "training run" in summary["reason"]
+    finally:
+        kill_all(pids_in(pid_dir))

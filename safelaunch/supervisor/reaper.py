@@ -18,7 +18,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -27,27 +29,72 @@ from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_proc
 REAPER_GRACE_CAP_S = 2.0
 
 
-class ReaperHandle:
-    """The launcher's side of the reaper."""
+RESTARTS = 3
 
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
-        self._proc = proc
-        self._stdin: IO[bytes] | None = proc.stdin
+
+class ReaperHandle:
+    """The launcher's side of the reaper.  If the reaper dies while the job runs (a stray
+    ``kill``), a new one is started with everything the old one was told, and ``notice``
+    says so."""
+
+    def __init__(self, job_id: str, run_dir: Path, grace: float,
+                 notice: Callable[[str], None] | None = None) -> None:
+        self._args = [job_id, str(run_dir), str(grace)]
+        self._log = run_dir / "reaper.log"
+        self._notice = notice or (lambda line: None)
+        self._told: list[str] = []
+        self._lock = threading.Lock()
+        self._done = False
+        self._restarts = 0
+        self._proc = self._spawn()
+        self._stdin: IO[bytes] | None = self._proc.stdin
+        threading.Thread(target=self._watch, name="safelaunch-reaper-watch", daemon=True).start()
 
     @classmethod
-    def start(cls, job_id: str, run_dir: Path, grace: float) -> ReaperHandle:
+    def start(cls, job_id: str, run_dir: Path, grace: float,
+              notice: Callable[[str], None] | None = None) -> ReaperHandle:
+        return cls(job_id, run_dir, grace, notice)
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != JOB_ID_ENV}
-        log = open(run_dir / "reaper.log", "ab")  # noqa: SIM115 - handed to the child
         try:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "safelaunch.supervisor.reaper", job_id, str(run_dir),
-                 str(grace)],
+            log: IO[bytes] | int = open(self._log, "ab")  # noqa: SIM115 - handed to the child
+        except OSError:
+            log = subprocess.DEVNULL  # the run directory is gone or full: the reaper still runs
+        try:
+            return subprocess.Popen(
+                [sys.executable, "-m", "safelaunch.supervisor.reaper", *self._args],
                 stdin=subprocess.PIPE, stdout=log, stderr=log, env=env,
                 start_new_session=True,
             )
         finally:
-            log.close()
-        return cls(proc)
+            if not isinstance(log, int):
+                log.close()
+
+    def _watch(self) -> None:
+        """Wait for the reaper; one that dies before ``done`` is replaced."""
+        while True:
+            proc = self._proc
+            code = proc.wait()
+            with self._lock:
+                if self._done or proc is not self._proc:
+                    return
+                if self._restarts >= RESTARTS:
+                    self._notice(f"safelaunch's reaper died again ({_how(code)}); the job has "
+                                 "no watchdog if safelaunch itself is killed now")
+                    return
+                self._restarts += 1
+                try:
+                    self._proc = self._spawn()
+                except OSError as exc:
+                    self._notice(f"safelaunch's reaper (pid {proc.pid}) died ({_how(code)}) "
+                                 f"and could not be started again: {exc}")
+                    return
+                self._stdin = self._proc.stdin
+                for line in self._told:
+                    self._write(line)
+            self._notice(f"safelaunch's reaper (pid {proc.pid}) died ({_how(code)}); started a "
+                         f"new one (pid {self._proc.pid}) that knows the job")
 
     def stage(self, name: str) -> None:
         """What the launcher is doing now, for the reaper's account if it dies."""
@@ -58,17 +105,25 @@ class ReaperHandle:
 
     def done(self) -> None:
         """The launcher cleaned up by itself: the reaper exits without touching anything."""
-        self._send("done\n")
-        if self._stdin is not None:
-            with contextlib.suppress(OSError):
-                self._stdin.close()
-            self._stdin = None
+        with self._lock:
+            self._done = True
+            self._write("done\n")
+            if self._stdin is not None:
+                with contextlib.suppress(OSError):
+                    self._stdin.close()
+                self._stdin = None
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self._proc.kill()
 
     def _send(self, line: str) -> None:
+        with self._lock:
+            self._told.append(line)
+            self._write(line)
+
+    def _write(self, line: str) -> None:
+        """(the lock held)"""
         if self._stdin is None:
             return
         try:
@@ -76,6 +131,10 @@ class ReaperHandle:
             self._stdin.flush()
         except OSError:
             self._stdin = None
+
+
+def _how(returncode: int) -> str:
+    return f"signal {-returncode}" if returncode < 0 else f"exit {returncode}"
 
 
 def _record(run_dir: Path, event: dict[str, object]) -> None:

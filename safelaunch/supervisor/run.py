@@ -170,10 +170,11 @@ def launch(plan: LaunchPlan, console: Console, argv: list[str],
     return supervise(prep, console, extra_env or {})
 
 
-def start_reaper(prep: Prepared) -> ReaperHandle:
+def start_reaper(prep: Prepared, console: Console) -> ReaperHandle:
     """The watchdog that stops the job and writes its summary if the launcher dies."""
     plan = prep.plan
-    return ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period)
+    return ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period,
+                              console.notice)
 
 
 def supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
@@ -181,7 +182,7 @@ def supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
     """Run the job to its end; ``reaper``: one started earlier (``start_reaper``), which
     this run takes over and ends."""
     with console.stderr_diverted(prep.plan.run_dir / "launcher.log"):
-        return _supervise(prep, console, extra_env, reaper or start_reaper(prep))
+        return _supervise(prep, console, extra_env, reaper or start_reaper(prep, console))
 
 
 def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
