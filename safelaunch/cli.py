@@ -166,7 +166,7 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
     else:
         click.echo("\n".join(sanity.render(report)))
         click.echo(f"report: {run_dir}")
-    ctx.exit(0 if report.passed else 125)
+    ctx.exit(exit_codes.SUCCESS if report.passed else exit_codes.START_FAILED)
 
 
 @cli.command("preflight")
@@ -194,7 +194,7 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
         click.echo("\n".join(preflight.render(report, everything=True)))
-    ctx.exit(125 if report.failed else 0)
+    ctx.exit(exit_codes.START_FAILED if report.failed else exit_codes.SUCCESS)
 
 
 @cli.command("diagnose")

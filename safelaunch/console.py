@@ -17,6 +17,16 @@ from pathlib import Path
 NOTICE_PREFIX = "[safelaunch] "
 
 
+def display_path(path: str | os.PathLike[str]) -> str:
+    """A path as the console shows it: relative to the working directory when below it, else
+    absolute."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return rel if not rel.startswith("..") else str(path)
+
+
 class Console:
     def __init__(self, out_fd: int = 1, err_fd: int = 2, muted: bool = False) -> None:
         self._fds = {"out": out_fd, "err": err_fd}

@@ -9,16 +9,18 @@
     ├── ScriptNotFound    (127)     the script, module or program does not exist
     └── RemoteError       (255)     the remote host cannot be reached, refuses our key, has
         │                           an unknown or changed host key, or the link stayed down
-        ├── HostKeyUnknown  (255)   (remote.ssh)
-        ├── HostKeyChanged  (255)   (remote.ssh)
-        ├── LinkLost        (255)   an open connection broke; reconnecting may help (remote.ssh)
-        └── VastError       (255)   the VastAI API refused or failed (remote.vast)
+        ├── HostKeyUnknown  (255)   the host's key is not known yet
+        ├── HostKeyChanged  (255)   the host's key differs from the known one
+        ├── LinkLost        (255)   an open connection broke; reconnecting may help
+        └── VastError       (255)   the VastAI API refused or failed
 
 The CLI turns any of them into one line on stderr and the exit code; library code raises
 them and never exits.  Third-party errors are converted at the boundary with ``raise ... from``.
 """
 
 from __future__ import annotations
+
+from safelaunch import exit_codes
 
 
 class SafelaunchError(Exception):
@@ -32,7 +34,7 @@ class SafelaunchError(Exception):
 
 
 class UsageError(SafelaunchError):
-    exit_code = 2
+    exit_code = exit_codes.USAGE
 
 
 class ConfigError(UsageError):
@@ -44,16 +46,32 @@ class RunDirError(UsageError):
 
 
 class StartError(SafelaunchError):
-    exit_code = 125
+    exit_code = exit_codes.START_FAILED
 
 
 class ScriptNotExecutable(SafelaunchError):
-    exit_code = 126
+    exit_code = exit_codes.NOT_EXECUTABLE
 
 
 class ScriptNotFound(SafelaunchError):
-    exit_code = 127
+    exit_code = exit_codes.NOT_FOUND
 
 
 class RemoteError(SafelaunchError):
-    exit_code = 255
+    exit_code = exit_codes.REMOTE
+
+
+class HostKeyUnknown(RemoteError):
+    pass
+
+
+class HostKeyChanged(RemoteError):
+    pass
+
+
+class LinkLost(RemoteError):
+    """An open connection broke (the remote side may be fine); worth reconnecting."""
+
+
+class VastError(RemoteError):
+    """The VastAI API refused or failed; the instance cannot be reached (exit 255)."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 import signal
 
 SUCCESS = 0
+FAILED = 1
+"""The job failed and no rank is to blame (torchrun's own code in that case)."""
 USAGE = 2
 HANG = 124
 START_FAILED = 125
@@ -17,6 +19,9 @@ NOT_FOUND = 127
 INTERNAL = 70
 """A bug of safelaunch's own (EX_SOFTWARE of sysexits.h), never a rank's exit code 1."""
 SIGNAL_BASE = 128
+REMOTE = 255
+"""``safelaunch remote``: the host, its key, the VastAI API or the link failed."""
+MAX = 255
 
 EXIT_CODE_TABLE: list[tuple[str, str]] = [
     ("0", "every rank succeeded"),

@@ -5,11 +5,11 @@ Decides nothing: every word here comes from the ``RunOutcome``.
 
 from __future__ import annotations
 
-import os
 import shutil
 import textwrap
 from typing import Any
 
+from safelaunch.console import display_path
 from safelaunch.supervisor.result import RankOutcome, RankState, RunOutcome, RunStatus
 
 RULE_WIDTH = 78
@@ -38,15 +38,6 @@ def _shorten(text: str, width: int) -> str:
 def _wrap(text: str, width: int, indent: str) -> list[str]:
     return textwrap.wrap(text, width=max(width - 1, 40), initial_indent=indent,
                          subsequent_indent=indent + "  ") or [indent]
-
-
-def display_path(path: str | os.PathLike[str]) -> str:
-    """Relative to the working directory when below it, else absolute."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return rel if not rel.startswith("..") else str(path)
 
 
 def render_summary(outcome: RunOutcome) -> str:

@@ -20,8 +20,8 @@ from typing import Any
 
 import paramiko
 
-from safelaunch.errors import RemoteError, StartError
-from safelaunch.remote.ssh import LinkLost, SshConnection
+from safelaunch.errors import LinkLost, RemoteError, StartError
+from safelaunch.remote.ssh import SshConnection
 
 CALL_TIMEOUT = 120.0
 # What paramiko and the socket raise when the link goes away under a channel operation.

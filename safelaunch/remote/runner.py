@@ -34,13 +34,12 @@ from typing import Any
 import safelaunch
 from safelaunch import __version__
 from safelaunch.console import Console
-from safelaunch.errors import RemoteError, StartError, UsageError
+from safelaunch.errors import LinkLost, RemoteError, StartError, UsageError
 from safelaunch.remote import replies
 from safelaunch.remote.agent import extract
 from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
 from safelaunch.remote.ssh import (
     CONNECT_TIMEOUT,
-    LinkLost,
     SshConnection,
     SshTarget,
     connect,
@@ -48,7 +47,7 @@ from safelaunch.remote.ssh import (
 )
 from safelaunch.remote.stream import Follower, reconnect
 from safelaunch.remote.sync import sync_tree
-from safelaunch.supervisor.signals import handlers_installed
+from safelaunch.signals import handlers_installed
 
 PACKAGE_DIR = Path(safelaunch.__file__).parent
 DEPENDENCIES = {"click": "click>=8.1", "psutil": "psutil>=5.9", "yaml": "pyyaml>=6.0"}

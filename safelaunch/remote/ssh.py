@@ -24,7 +24,7 @@ from pathlib import Path
 
 import paramiko
 
-from safelaunch.errors import RemoteError, UsageError
+from safelaunch.errors import HostKeyChanged, HostKeyUnknown, LinkLost, RemoteError, UsageError
 
 # paramiko logs socket errors of a dropped link at ERROR; without a handler Python would print
 # them raw on stderr, beside safelaunch's own one-line account of the same event.
@@ -33,18 +33,6 @@ logging.getLogger("paramiko").addHandler(logging.NullHandler())
 DEFAULT_PORT = 22
 CONNECT_TIMEOUT = 15.0
 KEEPALIVE_SECONDS = 5
-
-
-class HostKeyUnknown(RemoteError):
-    pass
-
-
-class HostKeyChanged(RemoteError):
-    pass
-
-
-class LinkLost(RemoteError):
-    """An open connection broke (the remote side may be fine); worth reconnecting."""
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from safelaunch.console import Console
-from safelaunch.errors import RemoteError
+from safelaunch.errors import HostKeyChanged, HostKeyUnknown, RemoteError
 from safelaunch.remote.calls import LINK_ERRORS, READ_CHUNK, Agent
-from safelaunch.remote.ssh import HostKeyChanged, HostKeyUnknown, SshConnection, keep_connecting
+from safelaunch.remote.ssh import SshConnection, keep_connecting
 
 SILENCE_LIMIT = 5.0
 FIRST_BACKOFF = 0.25

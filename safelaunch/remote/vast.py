@@ -20,7 +20,7 @@ from typing import Any
 
 import requests
 
-from safelaunch.errors import RemoteError
+from safelaunch.errors import VastError
 
 DEFAULT_BASE = "https://console.vast.ai"
 API_BASE_ENV = "SAFELAUNCH_VAST_API"
@@ -29,10 +29,6 @@ RUNNING = "running"
 NEVER_RUNNING = {"exited", "offline", "unknown"}
 """States the docs say never turn into running by waiting: fail at once."""
 STOPPED = "stopped"
-
-
-class VastError(RemoteError):
-    """The VastAI API refused or failed; the instance cannot be reached (exit 255)."""
 
 
 def find_api_key(environ: dict[str, str] | None = None, home: Path | None = None) -> str:

@@ -43,8 +43,8 @@ from torch.distributed.launcher.api import LaunchConfig
 from torch.distributed.run import config_from_args, determine_local_world_size, get_args_parser
 
 from safelaunch.errors import StartError, UsageError
+from safelaunch.signals import handlers_installed
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
-from safelaunch.supervisor.signals import handlers_installed
 
 ENGINE_LOGGER = "torch.distributed"
 SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"

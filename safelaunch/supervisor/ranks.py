@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 
-from safelaunch.console import Console
+from safelaunch.console import Console, display_path
 from safelaunch.plan import LaunchPlan
 from safelaunch.redact import mask, process_secrets
-from safelaunch.report import display_path
 from safelaunch.runtime import beatfile
 from safelaunch.runtime.rank import (
     COLLECTIVE_TIMEOUT_ENV,
@@ -28,6 +27,7 @@ from safelaunch.runtime.rank import (
     LAUNCHER_PID_ENV,
     STACK_FILE_ENV,
 )
+from safelaunch.signals import handlers_installed
 from safelaunch.supervisor import oom, stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
@@ -59,7 +59,6 @@ from safelaunch.supervisor.result import (
     rank_state,
     returncode_label,
 )
-from safelaunch.supervisor.signals import handlers_installed
 
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
 HUNG_GRACE_S = 2.0

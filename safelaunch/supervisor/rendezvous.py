@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from safelaunch.supervisor.signals import HANDLED_SIGNALS
+from safelaunch.signals import HANDLED_SIGNALS
 
 FIRST_NOTICE_S = 5.0
 NOTICE_EVERY_S = 30.0

@@ -110,7 +110,7 @@ def exit_code_for(returncode: int) -> int:
     """A rank's returncode as a shell exit code: N, or 128+S for signal S."""
     if returncode < 0:
         return exit_codes.for_signal(-returncode)
-    return min(returncode, 255)
+    return min(returncode, exit_codes.MAX)
 
 
 @dataclass
@@ -150,7 +150,7 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
         root.root_cause = True
         others = len(failed) - 1
         also = f"; {others} more rank(s) failed after it" if others else ""
-        return Decision(RunStatus.FAILED, exit_code_for(root.returncode or 1),
+        return Decision(RunStatus.FAILED, exit_code_for(root.returncode or exit_codes.FAILED),
                         f"{_describe_failure(root)} (first failure){also}{stopped_note}", root)
     if hang is not None:
         return Decision(RunStatus.HUNG, exit_codes.HANG, hang, None)
@@ -160,7 +160,7 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
             f"safelaunch received {signal_name(interrupted_by)} and stopped "
             f"{len(stopped)} running rank(s)", None)
     if engine_failed or any(r.state is not RankState.SUCCEEDED for r in ranks) or not ranks:
-        return Decision(RunStatus.FAILED, 1,
+        return Decision(RunStatus.FAILED, exit_codes.FAILED,
                         "the worker group failed without a rank to blame" + stopped_note, None)
     return Decision(RunStatus.SUCCEEDED, exit_codes.SUCCESS,
                     f"all {len(ranks)} rank(s) succeeded", None)

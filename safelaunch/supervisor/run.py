@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch.config import RunConfig
-from safelaunch.console import Console
+from safelaunch.console import Console, display_path
 from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan, check_entrypoint, port_taken
 from safelaunch.redact import redact_env
-from safelaunch.report import display_path
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitWatcher
 from safelaunch.supervisor.hangs import HangReport
