@@ -81,8 +81,11 @@ def _render_hang(hang: dict[str, Any], width: int) -> list[str]:
     stacks = hang.get("stacks") or {}
     if stacks:
         lines.append(f"top of each rank's stack ({hang.get('stack_method')}):")
+        hosts = hang.get("stack_hosts") or {}
         for rank, frames in sorted(stacks.items(), key=lambda kv: int(kv[0])):
-            lines.append(f"  rank {rank}: " + _shorten(" <- ".join(frames) or "?", width - 12))
+            where = f" (on {hosts[rank]})" if rank in hosts else ""
+            lines.append(f"  rank {rank}{where}: "
+                         + _shorten(" <- ".join(frames) or "?", width - 12 - len(where)))
     elif hang.get("stack_method") == "none":
         lines.append("no stacks could be captured (py-spy missing or not allowed to attach, "
                      "and the rank runtime was not loaded)")

@@ -221,3 +221,41 @@ def test_stacks_name_the_rank_outside_the_collective():
     # both in collectives (a mismatch, or a network stall): the stacks alone name no one
     both = analyze(views, stalls, {}, {0: place(SPY_BACKWARD), 1: place(SPY_ALL_REDUCE)})
     assert not any("(its stack)" in f for f in texts(both))
+
+
+def _local_report():
+    from safelaunch.supervisor.hangs import HangFinding, HangReport
+
+    return HangReport(stalled=[0, 1], culprits=[0, 1],
+                      findings=[HangFinding("no_progress", [], "rank 0 made no progress")],
+                      hint=None, ranks=[], stacks={0: ["all_reduce (c.py:1)"]})
+
+
+def test_another_nodes_verdict_and_stacks_are_adopted():
+    from safelaunch.supervisor.hangs import merge_reports
+
+    other = {"node": "b:1", "host": "b", "culprits": [2], "kinds": ["stack_elsewhere"],
+             "stacks": {"2": ["time.sleep (train.py:9)"], "3": ["all_reduce (c.py:1)"]}}
+    report = merge_reports(_local_report(), [other])
+    assert report.culprits == [2]
+    assert [f.kind for f in report.findings][-1] == "other_node"
+    assert report.stacks[2] == ["time.sleep (train.py:9)"]
+    assert report.stack_hosts == {2: "b", 3: "b"}
+
+
+def test_hostile_stack_records_are_bounded():
+    from safelaunch.supervisor.hangs import MAX_FRAME_CHARS, MAX_FRAMES, merge_reports
+
+    hostile = [
+        {"host": "x" * 10_000, "stacks": {"9": ["f" * 100_000] * 1000}},
+        {"stacks": {"0": ["overwrite me"], "../1": ["x"], "7": "not a list", "-1": ["x"]}},
+        {"stacks": ["not", "a", "dict"]},
+        {"stacks": {str(i): ["x"] for i in range(100, 5000)}},
+    ]
+    report = merge_reports(_local_report(), hostile)
+    assert report.stacks[0] == ["all_reduce (c.py:1)"]  # this node's own are never replaced
+    assert len(report.stacks[9]) == MAX_FRAMES
+    assert all(len(f) <= MAX_FRAME_CHARS for f in report.stacks[9])
+    assert len(report.stack_hosts[9]) <= 100
+    assert 7 not in report.stacks and len(report.stacks) <= 2 + 1024
+    assert report.culprits == [0, 1]  # nobody named anyone

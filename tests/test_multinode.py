@@ -109,3 +109,8 @@ def test_a_rank_stalled_on_one_node_is_the_culprit_on_every_node(tmp_path):
     elsewhere = next(s for _, s in results if 2 not in {r["global_rank"] for r in s["ranks"]})
     kinds = [f["kind"] for f in elsewhere["hang"]["findings"]]
     assert "other_node" in kinds
+    # every rank's top frames, the other node's included (its whole dump stays there)
+    assert sorted(elsewhere["hang"]["stacks"]) == ["0", "1", "2", "3"]
+    assert "2" in elsewhere["hang"]["stack_hosts"]
+    assert any("stall" in frame or "sleep" in frame
+               for frame in elsewhere["hang"]["stacks"]["2"]), elsewhere["hang"]["stacks"]

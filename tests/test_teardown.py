@@ -159,8 +159,14 @@ def test_a_killed_reaper_is_replaced_and_the_new_one_does_its_job(tmp_path):
         pids = _wait_for_pids(pid_dir, WORKER_TREE)
 
         def reapers() -> list[psutil.Process]:
-            return [p for p in psutil.Process(proc.pid).children()
-                    if "safelaunch.supervisor.reaper" in " ".join(p.cmdline())]
+            found = []
+            for child in psutil.Process(proc.pid).children():
+                try:
+                    if "safelaunch.supervisor.reaper" in " ".join(child.cmdline()):
+                        found.append(child)
+                except psutil.Error:  # the killed one, a zombie until it is reaped
+                    continue
+            return found
 
         first = reapers()[0]
         first.kill()

@@ -196,6 +196,9 @@ class HangReport:
     """Ranks whose stack could not be read, and why."""
     native_stack_files: dict[int, str] = field(default_factory=dict)
     """Dumps with C/C++ frames (py-spy --native), where py-spy could pause the rank."""
+    stack_hosts: dict[int, str] = field(default_factory=dict)
+    """Ranks of other nodes whose top frames are in ``stacks``, and their host (the whole
+    dump stays in that node's run directory)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -441,9 +444,32 @@ def is_specific(kinds: list[str]) -> bool:
     return any(kind not in ("no_progress", "work_differs", "other_node") for kind in kinds)
 
 
+MAX_REMOTE_RANKS = 1024
+MAX_FRAMES = 8
+MAX_FRAME_CHARS = 300
+
+
+def _adopt_stacks(report: HangReport, other: dict[str, Any]) -> None:
+    """Another node's ranks' top frames (bounded: the record comes over the network)."""
+    stacks = other.get("stacks")
+    if not isinstance(stacks, dict):
+        return
+    host = str(other.get("host"))[:100]
+    for key, frames in list(stacks.items())[:MAX_REMOTE_RANKS]:
+        if not (isinstance(key, str) and key.isdigit() and isinstance(frames, list)):
+            continue
+        rank = int(key)
+        if rank in report.stacks:
+            continue
+        report.stacks[rank] = [str(f)[:MAX_FRAME_CHARS] for f in frames[:MAX_FRAMES]]
+        report.stack_hosts[rank] = host
+
+
 def merge_reports(report: HangReport, others: list[dict[str, Any]]) -> HangReport:
     """This node's hang report in the light of the other nodes' (the job's shared view): a
     node whose own evidence names nobody adopts the culprits another node's evidence names."""
+    for other in others:
+        _adopt_stacks(report, other)
     if is_specific([f.kind for f in report.findings]):
         return report
     named: list[int] = []

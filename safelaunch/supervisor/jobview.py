@@ -153,9 +153,13 @@ class JobView:
             key = self._key("hang_detected")
             self._op(lambda s: s.compare_set(key, "", self.host))
 
-    def publish_hang(self, culprits: list[int], kinds: list[str]) -> None:
+    def publish_hang(self, culprits: list[int], kinds: list[str],
+                     stacks: dict[int, list[str]] | None = None) -> None:
+        """This node's hang verdict, with the top frames of its ranks' stacks (so that every
+        node's report shows every rank's stack, not only its own)."""
         record = json.dumps({"node": self.node, "host": self.host, "culprits": culprits,
-                             "kinds": kinds})
+                             "kinds": kinds, "stacks": {str(r): f for r, f in
+                                                        (stacks or {}).items()}})
         with self._lock:
             self._op(lambda s: s.set(self._key(f"hang/{self.node}"), record))
 

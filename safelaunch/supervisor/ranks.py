@@ -308,7 +308,7 @@ class Supervisor:
             report = self._analyze_hang(stalls, views)
             if self.jobview is not None:
                 self.jobview.publish_hang(report.culprits,
-                                          [f.kind for f in report.findings])
+                                          [f.kind for f in report.findings], report.stacks)
                 others = [r for r in self.jobview.gather_hangs()
                           if r.get("node") != self.jobview.node]
                 report = merge_reports(report, others)
