@@ -171,23 +171,29 @@ class JobView:
             nodes = self._nodes()
             reports = [r for node in nodes if (r := self._read_json(f"hang/{node}")) is not None]
             if len(reports) >= len(nodes) or time.monotonic() > deadline or self._lost:
+                with self._lock:  # this node needs the store no more for the hang
+                    self._op(lambda s: s.set(self._key(f"hang_done/{self.node}"), "1"))
                 return reports
             time.sleep(0.2)
 
     def await_acks(self) -> None:
         """A node whose rank failed first waits (up to LINGER_S, once) until every other node
-        has read its claim.  The store may live in this very process and end with torch's
+        has read its claim; after a hang, every node waits until the others have gathered
+        the nodes' verdicts.  The store may live in this very process and end with torch's
         engine, so the supervisor calls this while it stops the ranks, before the engine
         returns."""
         first = self.first_failure()
-        if self._lingered or first is None or self.is_remote(first) or self._lost:
+        claimed = first is not None and not self.is_remote(first)
+        if self._lingered or self._lost or not (claimed or self._hang_seen):
             return
         self._lingered = True
+        # after a hang: until every node has gathered the others' verdicts
+        what = "ack" if claimed else "hang_done"
         deadline = time.monotonic() + LINGER_S
         while time.monotonic() < deadline and not self._lost:
             others = [n for n in self._nodes() if n != self.node]
             with self._lock:
-                acked = [n for n in others if self._get(self._key(f"ack/{n}")) is not None]
+                acked = [n for n in others if self._get(self._key(f"{what}/{n}")) is not None]
             if len(acked) >= len(others):
                 break
             time.sleep(0.1)

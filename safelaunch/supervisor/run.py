@@ -288,13 +288,17 @@ def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunc
                           hang=_hang_reason(hang) if hang is not None else None)
         status, code, reason = decision.status, decision.exit_code, decision.reason
         root = decision.root_cause
-        if error is not None and decision.root_cause is None:
+        if error is not None and decision.root_cause is None and hang is None:
             code, reason = error.exit_code, error.message
         elif sup.deadline_hit and decision.root_cause is None:
             reason = f"stopped after the {plan.config.deadline_s:g}s time limit"
     culprits = sup.hang.culprits if sup.hang is not None else []
     note = (solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED
             else early_exit_note(ranks, root))
+    if error is not None and sup.hang is not None:
+        # stopping a hung job can make torch's engine fail (another node took the
+        # rendezvous store with it): the hang stays the verdict
+        note = f"while the hung job was being stopped, torch's engine failed: {error.message}"
     root_rank = root.global_rank if root is not None else (
         culprits[0] if len(culprits) == 1 else None)
     first = sup.jobview.first_failure() if sup.jobview is not None else None
