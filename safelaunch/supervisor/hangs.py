@@ -22,6 +22,7 @@ the rank(s) behind in DDP forward passes; else every stalled rank.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -343,37 +344,44 @@ def _mismatch_rule(ev: Evidence) -> Verdict | None:
                                                  for v in ev.waiting if v.beat))])
 
 
+def _uneven_passes(ev: Evidence, count: Callable[[RankView], int]
+                   ) -> tuple[list[RankView], list[RankView], str] | None:
+    """With no rank inside a Python collective: the ranks with the most and with the fewest
+    DDP passes by ``count``, and every rank's count as text; None when they all agree."""
+    if not ev.outside or ev.waiting:
+        return None
+    counts = {v.rank: count(v) for v in ev.alive}
+    high, low = max(counts.values()), min(counts.values())
+    if high == low:
+        return None
+    ahead = [v for v in ev.alive if counts[v.rank] == high]
+    behind = [v for v in ev.alive if counts[v.rank] == low]
+    return ahead, behind, ", ".join(f"rank {r}: {n}" for r, n in sorted(counts.items()))
+
+
 def _backward_rule(ev: Evidence) -> Verdict | None:
     """Ranks that entered backward pass #N wait in its gradient all_reduce (DDP's reducer,
     in C++) for the ranks that never reached it."""
-    if not ev.outside or ev.waiting:
+    uneven = _uneven_passes(ev, _backwards)
+    if uneven is None:
         return None
-    backwards = {v.rank: _backwards(v) for v in ev.alive}
-    high, low = max(backwards.values()), min(backwards.values())
-    if high == low:
-        return None
-    ahead = [v for v in ev.alive if _backwards(v) == high]
-    behind = [v for v in ev.alive if _backwards(v) == low]
+    ahead, behind, counts = uneven
     return Verdict(behind, [_finding(
         "ddp_backwards_behind", behind,
-        f"rank(s) {_names(ahead)} wait in DDP's gradient all_reduce of backward pass #{high}; "
-        f"rank(s) {_names(behind)} never reached it (backward passes: "
-        + ", ".join(f"rank {r}: {n}" for r, n in sorted(backwards.items())) + ")")])
+        f"rank(s) {_names(ahead)} wait in DDP's gradient all_reduce of backward pass "
+        f"#{_backwards(ahead[0])}; rank(s) {_names(behind)} never reached it (backward "
+        f"passes: {counts})")])
 
 
 def _fewer_forwards_rule(ev: Evidence) -> Verdict | None:
-    if not ev.outside or ev.waiting:
+    uneven = _uneven_passes(ev, _forwards)
+    if uneven is None:
         return None
-    forwards = {v.rank: _forwards(v) for v in ev.alive}
-    if len(set(forwards.values())) < 2:
-        return None
-    low = min(forwards.values())
-    behind = [v for v in ev.alive if _forwards(v) == low]
+    _, behind, counts = uneven
     return Verdict(behind, [_finding(
         "ddp_forwards_behind", behind,
-        f"rank(s) {_names(behind)} ran fewer DDP forward passes ("
-        + ", ".join(f"rank {r}: {n}" for r, n in sorted(forwards.items()))
-        + "); the others wait for them in the gradient all_reduce inside backward")])
+        f"rank(s) {_names(behind)} ran fewer DDP forward passes ({counts}); the others wait "
+        "for them in the gradient all_reduce inside backward")])
 
 
 def _stack_rule(ev: Evidence) -> Verdict | None:
