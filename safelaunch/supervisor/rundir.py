@@ -127,16 +127,22 @@ def fallback_summary(run_dir: Path, run_id: str | None = None) -> Path | None:
     deleted run directory no longer says)."""
     run_ids = {run_dir.name, *([run_id] if run_id else [])}
     with contextlib.suppress(OSError, ValueError, AttributeError):
-        config = json.loads((run_dir / "config.json").read_text(encoding="utf-8")[:1 << 20])
-        run_ids.add(str(config.get("run_id")))
+        run_ids.add(str(_read_json_head(run_dir / "config.json", 1 << 20).get("run_id")))
     for folder in _elsewhere():
         for run_id in sorted(run_ids):
             path = folder / fallback_summary_name(run_id)
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                data = json.loads(path.read_text(encoding="utf-8")[:1 << 24])
+                data = _read_json_head(path, 1 << 24)
                 if os.path.abspath(str(data.get("run_dir"))) == os.path.abspath(run_dir):
                     return path
     return None
+
+
+def _read_json_head(path: Path, limit: int) -> Any:
+    """JSON from at most ``limit`` bytes of ``path`` (the temporary directory is anyone's:
+    a file there may be huge); a longer file does not parse."""
+    with path.open("rb") as fh:
+        return json.loads(fh.read(limit).decode("utf-8"))
 
 
 def write_json_elsewhere(data: Any, name: str) -> Path:
