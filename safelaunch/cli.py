@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from safelaunch import __version__, exit_codes, options
+from safelaunch import __version__, defaults, exit_codes, options
 from safelaunch.config import (
     Count,
     NprocType,
@@ -137,7 +137,8 @@ def _topology_config(opts: dict[str, Any], script: str = "safelaunch.minimal_tes
 @options.apply(options.topology_options())
 @click.option("--backend", type=click.Choice(["auto", "nccl", "gloo"]), default="auto",
               show_default=True, help="NCCL where every rank has a GPU, else gloo.")
-@click.option("--timeout", type=Seconds(1), default=120.0, show_default=True,
+@click.option("--timeout", type=Seconds(1), default=defaults.MINIMAL_TEST_TIMEOUT_S,
+              show_default=True,
               help="Seconds the whole test may take; it never hangs longer.")
 @click.option("--bandwidth", is_flag=True, help="Also measure all_reduce bandwidth, 1 KiB "
               "to 64 MiB (nccl-tests' algbw and busbw).")
@@ -179,11 +180,10 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
     Exits 125 when a check fails, 0 otherwise (warnings included).
     """
     from safelaunch import gpu, preflight
-    from safelaunch.plan import DEFAULT_RUNS_ROOT
 
     gpus = gpu.list_gpus()
     nproc = opts.get("nproc") or str(len(gpus or []) or 1)
-    run_dir = Path(opts.get("run_dir") or DEFAULT_RUNS_ROOT)
+    run_dir = Path(opts.get("run_dir") or defaults.RUNS_ROOT)
     nnodes = str(opts.get("nnodes") or "1")
     report = preflight.run_checks(preflight.PreflightInput.for_ranks(
         nproc, gpus, run_dir, multi_node=nnodes.split(":")[-1] != "1",
@@ -303,9 +303,9 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
               metavar="[RUN_ID]", help="Follow a job started earlier (the latest by default).")
 @click.option("--tail", type=Count(), default=None, metavar="N",
               help="With --attach: show only the last N lines so far, then follow.")
-@click.option("--reconnect-timeout", type=Seconds(0), default=600.0,
+@click.option("--reconnect-timeout", type=Seconds(0), default=defaults.RECONNECT_TIMEOUT_S,
               show_default=True, help="Seconds to keep reconnecting after the link drops.")
-@click.option("--vast-wait", type=Seconds(0), default=600.0, show_default=True,
+@click.option("--vast-wait", type=Seconds(0), default=defaults.VAST_WAIT_S, show_default=True,
               help="Seconds to wait for the VastAI instance to be running.")
 @click.option("--stop-after", is_flag=True, help="Stop the VastAI instance when the run ends.")
 @click.option("--destroy-after", is_flag=True,

@@ -19,13 +19,11 @@ from typing import Any
 import click
 import yaml
 
+from safelaunch import defaults
 from safelaunch.errors import ConfigError, UsageError
 
 DEFAULT_CONFIG_FILE = "safelaunch.yaml"
 NPROC_WORDS = ("auto", "gpu", "cpu", "xpu")
-SIGNALS_TO_HANDLE = "SIGTERM,SIGINT,SIGHUP,SIGQUIT"
-"""torchrun's default --signals-to-handle."""
-DEFAULT_GRACE_PERIOD = 10.0
 TOPOLOGY_FIELDS = ("nproc", "nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
                    "rdzv_endpoint", "rdzv_conf", "standalone", "local_addr", "monitor_interval",
                    "role", "virtual_local_rank", "collective_timeout")
@@ -201,7 +199,7 @@ class RunConfig:
     max_restarts: int = 0
     module: bool = False
     no_python: bool = False
-    monitor_interval: float = 0.1
+    monitor_interval: float = defaults.MONITOR_INTERVAL_S
     local_addr: str | None = None
     role: str = "default"
     run_path: bool = False
@@ -215,21 +213,21 @@ class RunConfig:
     duplicate_stderr_filters: str = ""
     logs_specs: str | None = None
     numa_binding: str | None = None
-    signals_to_handle: str = SIGNALS_TO_HANDLE
+    signals_to_handle: str = defaults.SIGNALS_TO_HANDLE
     shutdown_timeout: int | None = None
     virtual_local_rank: bool = False
     run_dir: str | None = None
     console_ranks: frozenset[int] | None = None
-    grace_period: float = DEFAULT_GRACE_PERIOD
+    grace_period: float = defaults.GRACE_PERIOD_S
     hang_timeout: float | str = "auto"
-    startup_timeout: float = 900.0
+    startup_timeout: float = defaults.STARTUP_TIMEOUT_S
     collective_timeout: float | None = None
-    status_interval: float = 30.0
+    status_interval: float = defaults.STATUS_INTERVAL_S
     stack_dump: str = "auto"
     preflight: bool = True
     minimal_test: bool = True
     minimal_test_backend: str = "auto"
-    minimal_test_timeout: float = 120.0
+    minimal_test_timeout: float = defaults.MINIMAL_TEST_TIMEOUT_S
     debug_level: str = "basic"
     apply_remedy: bool = False
     fallback_gloo: bool = False
@@ -308,7 +306,7 @@ def resolve_grace_period(grace_period: float | None, shutdown_timeout: int | Non
         raise UsageError(f"{SHUTDOWN_TIMEOUT_ENV} must be a number of seconds, got "
                          f"{text[:40]!r}") from None
     if value is None:
-        return DEFAULT_GRACE_PERIOD
+        return defaults.GRACE_PERIOD_S
     if not 0 <= value < 1e7:
         raise UsageError(f"{SHUTDOWN_TIMEOUT_ENV} must be >= 0 seconds, got {text[:40]!r}")
     return value

@@ -9,6 +9,7 @@ working unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
 import click
@@ -16,12 +17,12 @@ import click
 from safelaunch.config import (
     MAX_RANK,
     MAX_SECONDS,
-    SIGNALS_TO_HANDLE,
     Count,
     HangTimeoutType,
     NnodesType,
     NprocType,
     RankSetType,
+    RunConfig,
     Seconds,
 )
 
@@ -60,6 +61,9 @@ class Option(click.Option):
 
 
 _RUN_KWARGS: dict[str, dict[str, Any]] = {}
+RUN_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RunConfig)
+                                if f.default is not MISSING}
+"""The options of ``safelaunch run`` take their defaults from ``RunConfig``, written once."""
 TORCHRUN_DESTS: set[str] = set()
 """Options that are torchrun's own (same name, same meaning, ``PET_*`` where torchrun has it)."""
 
@@ -68,6 +72,8 @@ def option(*names: str, dest: str, torchrun: str | None = None, pet: bool = True
            **kwargs: Any) -> Callable[[F], F]:
     """A click option with both spellings and its environment variables (``PET_<NAME>`` where
     torchrun reads one for it: ``pet=False`` for the few it does not)."""
+    if dest in RUN_DEFAULTS:
+        kwargs.setdefault("default", RUN_DEFAULTS[dest])
     _RUN_KWARGS.setdefault(dest, {"torchrun": torchrun, "pet": pet, **kwargs})
     if torchrun:
         TORCHRUN_DESTS.add(dest)
@@ -79,124 +85,124 @@ def option(*names: str, dest: str, torchrun: str | None = None, pet: bool = True
 
 run_options: list[Callable[[F], F]] = [
     option("--nproc", "--nproc-per-node", dest="nproc", torchrun="nproc_per_node",
-           type=NprocType(), default="1", show_default=True,
+           type=NprocType(), show_default=True,
            help="Ranks on this node: a number, or auto, gpu, cpu as torchrun takes them."),
-    option("--nnodes", dest="nnodes", torchrun="nnodes", type=NnodesType(), default="1",
+    option("--nnodes", dest="nnodes", torchrun="nnodes", type=NnodesType(),
            show_default=True, help="Number of nodes, or MIN:MAX for an elastic job."),
     option("--node-rank", dest="node_rank", torchrun="node_rank", type=Count(max=MAX_RANK),
-           default=0, show_default=True, help="This node's rank (static rendezvous)."),
-    option("--master-addr", dest="master_addr", torchrun="master_addr", type=str, default=None,
+           show_default=True, help="This node's rank (static rendezvous)."),
+    option("--master-addr", dest="master_addr", torchrun="master_addr", type=str,
            help="Address of the node-0 host (static rendezvous). Default 127.0.0.1."),
     option("--master-port", dest="master_port", torchrun="master_port",
-           type=Count(min=1, max=65535), default=None,
+           type=Count(min=1, max=65535),
            help="Port on the master. Default: a free port on one node, 29500 on several."),
     option("--rdzv-backend", dest="rdzv_backend", torchrun="rdzv_backend", type=str,
-           default="static", show_default=True, help="Rendezvous backend (static, c10d, etcd)."),
+           show_default=True, help="Rendezvous backend (static, c10d, etcd)."),
     option("--rdzv-endpoint", dest="rdzv_endpoint", torchrun="rdzv_endpoint", type=str,
-           default="", help="Rendezvous endpoint HOST[:PORT]."),
-    option("--rdzv-id", dest="rdzv_id", torchrun="rdzv_id", type=str, default="none",
+           help="Rendezvous endpoint HOST[:PORT]."),
+    option("--rdzv-id", dest="rdzv_id", torchrun="rdzv_id", type=str,
            help="Rendezvous id shared by every node of the job."),
-    option("--rdzv-conf", dest="rdzv_conf", torchrun="rdzv_conf", type=str, default="",
+    option("--rdzv-conf", dest="rdzv_conf", torchrun="rdzv_conf", type=str,
            help="Extra rendezvous settings, KEY=VALUE,KEY=VALUE."),
     option("--standalone", dest="standalone", torchrun="standalone", is_flag=True,
-           default=False, help="Single node with a local c10d rendezvous on a free port."),
+           help="Single node with a local c10d rendezvous on a free port."),
     option("--max-restarts", dest="max_restarts", torchrun="max_restarts",
-           type=Count(), default=0, show_default=True,
+           type=Count(), show_default=True,
            help="Restarts of the whole worker group before giving up."),
     option("--monitor-interval", dest="monitor_interval", torchrun="monitor_interval",
-           type=Seconds(0.01), default=0.1, show_default=True,
+           type=Seconds(0.01), show_default=True,
            help="Seconds between checks of the ranks' state."),
-    option("-m", "--module", dest="module", torchrun="module", is_flag=True, default=False,
+    option("-m", "--module", dest="module", torchrun="module", is_flag=True,
            help="Run SCRIPT as a Python module, like python -m."),
-    option("--no-python", dest="no_python", torchrun="no_python", is_flag=True, default=False,
+    option("--no-python", dest="no_python", torchrun="no_python", is_flag=True,
            help="Run SCRIPT as a program, without the Python interpreter."),
-    option("--role", dest="role", torchrun="role", type=str, default="default",
+    option("--role", dest="role", torchrun="role", type=str,
            show_default=True, help="Name of the workers' role (ROLE_NAME)."),
-    option("--run-path", dest="run_path", torchrun="run_path", is_flag=True, default=False,
+    option("--run-path", dest="run_path", torchrun="run_path", is_flag=True,
            help="Run SCRIPT with runpy.run_path in the worker's interpreter (torchrun's "
                 "--run-path)."),
     option("--start-method", dest="start_method", torchrun="start_method", type=str,
-           default="spawn", show_default=True,
+           show_default=True,
            help="How workers of --run-path start: spawn, fork or forkserver."),
     option("--event-log-handler", dest="event_log_handler", torchrun="event_log_handler",
-           type=str, default="null", show_default=True,
+           type=str, show_default=True,
            help="Registered torch elastic event handler for the launcher's events."),
-    option("--log-dir", dest="log_dir", torchrun="log_dir", type=str, default=None,
+    option("--log-dir", dest="log_dir", torchrun="log_dir", type=str,
            help="Also write torchrun's log layout: DIR/<run id>_*/attempt_N/<local rank>/ "
                 "(files for the streams of -r/-t, error.json)."),
-    option("-r", "--redirects", dest="redirects", torchrun="redirects", type=str, default="0",
+    option("-r", "--redirects", dest="redirects", torchrun="redirects", type=str,
            help="Streams sent to --log-dir files instead of the console: 0 none, 1 stdout, "
                 "2 stderr, 3 both, or per local rank 0:1,1:2 (run directory keeps all)."),
-    option("-t", "--tee", dest="tee", torchrun="tee", type=str, default="0",
+    option("-t", "--tee", dest="tee", torchrun="tee", type=str,
            help="Streams written to --log-dir files and shown on the console (as -r)."),
     option("--local-ranks-filter", dest="local_ranks_filter", torchrun="local_ranks_filter",
-           type=str, default="", help="Local ranks shown on the console, e.g. 0,1 (files keep "
+           type=str, help="Local ranks shown on the console, e.g. 0,1 (files keep "
                                       "every rank)."),
     option("--duplicate-stdout-filters", dest="duplicate_stdout_filters",
-           torchrun="duplicate_stdout_filters", type=str, default="",
+           torchrun="duplicate_stdout_filters", type=str,
            help="Copy tee'd stdout lines that contain any of these comma-separated strings to "
                 "--log-dir's filtered_stdout.log."),
     option("--duplicate-stderr-filters", dest="duplicate_stderr_filters",
-           torchrun="duplicate_stderr_filters", type=str, default="",
+           torchrun="duplicate_stderr_filters", type=str,
            help="The same for stderr (filtered_stderr.log)."),
     option("--logs-specs", dest="logs_specs", torchrun="logs_specs", pet=False, type=str,
-           default=None, help="A torchrun.logs_specs entry point deciding --log-dir's files."),
+           help="A torchrun.logs_specs entry point deciding --log-dir's files."),
     option("--numa-binding", dest="numa_binding", torchrun="numa_binding", pet=False, type=str,
-           default=None, help="Bind workers to CPUs near their GPU: node, socket, exclusive, "
+           help="Bind workers to CPUs near their GPU: node, socket, exclusive, "
                               "core-complex."),
     option("--signals-to-handle", dest="signals_to_handle", torchrun="signals_to_handle",
-           type=str, default=SIGNALS_TO_HANDLE, show_default=True,
+           type=str, show_default=True,
            help="Signals that stop the job and are passed on to the ranks."),
     option("--shutdown-timeout", dest="shutdown_timeout", torchrun="shutdown_timeout",
-           type=Count(max=int(MAX_SECONDS)), default=None,
+           type=Count(max=int(MAX_SECONDS)),
            help="torchrun's name for --grace-period: seconds between SIGTERM and SIGKILL."),
     option("--virtual-local-rank", dest="virtual_local_rank", torchrun="virtual_local_rank",
-           is_flag=True, default=False,
+           is_flag=True,
            help="LOCAL_RANK=0 in every worker, each seeing only its own GPU as device 0."),
-    option("--local-addr", dest="local_addr", torchrun="local_addr", type=str, default=None,
+    option("--local-addr", dest="local_addr", torchrun="local_addr", type=str,
            help="Address of this node as the other nodes see it."),
-    option("--run-dir", dest="run_dir", type=click.Path(file_okay=False), default=None,
+    option("--run-dir", dest="run_dir", type=click.Path(file_okay=False),
            help="Directory for this run's logs and summary "
                 "[default: ./safelaunch_runs/<UTC time>-<id>]."),
-    option("--console-ranks", dest="console_ranks", type=RankSetType(), default="all",
-           show_default=True, help="Ranks shown on the console, e.g. 0,3 (files keep all)."),
+    option("--console-ranks", dest="console_ranks", type=RankSetType(),
+           help="Ranks shown on the console, e.g. 0,3 (files keep all).  [default: all]"),
+    # None: not given, so that --shutdown-timeout and the environment can decide
     option("--grace-period", dest="grace_period", type=Seconds(0), default=None,
            help="Seconds between SIGTERM and SIGKILL when stopping ranks  [default: "
                 "--shutdown-timeout, else TORCH_ELASTIC_SHUTDOWN_TIMEOUT, else 10]."),
-    option("--hang-timeout", dest="hang_timeout", type=HangTimeoutType(), default="auto",
+    option("--hang-timeout", dest="hang_timeout", type=HangTimeoutType(),
            show_default=True,
            help="Seconds without progress that make a hang; auto learns it from the step "
                 "interval; off disables hang detection."),
     option("--startup-timeout", dest="startup_timeout", type=Seconds(1),
-           default=900.0, show_default=True,
+           show_default=True,
            help="Seconds a rank may take to its first step (imports, rendezvous, data)."),
     option("--collective-timeout", dest="collective_timeout", type=Seconds(1),
-           default=None,
            help="Default timeout of process groups the script creates without its own.  "
                 "[default: torch's, 30 min gloo / 10 min NCCL]"),
     option("--status-interval", dest="status_interval", type=Seconds(0),
-           default=30.0, show_default=True,
+           show_default=True,
            help="Seconds between status lines; 0 turns them off."),
     option("--stack-dump", dest="stack_dump", type=click.Choice(["auto", "py-spy", "signal"]),
-           default="auto", show_default=True,
+           show_default=True,
            help="How stacks are captured on a hang: py-spy, the in-rank signal handler, or "
                 "py-spy with the signal as fallback."),
-    option("--preflight/--no-preflight", dest="preflight", default=True, show_default=True,
+    option("--preflight/--no-preflight", dest="preflight", show_default=True,
            help="Check the machine (GPUs, /dev/shm, disk, ports...) before starting."),
-    option("--minimal-test/--no-minimal-test", dest="minimal_test", default=True,
+    option("--minimal-test/--no-minimal-test", dest="minimal_test",
            show_default=True, help="Run the minimal DDP test before training."),
     option("--minimal-test-backend", dest="minimal_test_backend",
-           type=click.Choice(["auto", "nccl", "gloo"]), default="auto", show_default=True,
+           type=click.Choice(["auto", "nccl", "gloo"]), show_default=True,
            help="Backend of the minimal test: NCCL where every rank has a GPU, else gloo."),
     option("--minimal-test-timeout", dest="minimal_test_timeout",
-           type=Seconds(1), default=120.0, show_default=True,
+           type=Seconds(1), show_default=True,
            help="Seconds the minimal test may take."),
     option("--debug-level", dest="debug_level", type=click.Choice(["off", "basic", "detail"]),
-           default="basic", show_default=True,
+           show_default=True,
            help="Debug environment variables for the ranks (never overriding yours)."),
-    option("--apply-remedy", dest="apply_remedy", is_flag=True, default=False,
+    option("--apply-remedy", dest="apply_remedy", is_flag=True,
            help="If the NCCL minimal test fails and a workaround passes, train with it."),
-    option("--fallback-gloo", dest="fallback_gloo", is_flag=True, default=False,
+    option("--fallback-gloo", dest="fallback_gloo", is_flag=True,
            help="If only gloo passes the minimal test, train with DDP_BACKEND=gloo."),
 ]
 

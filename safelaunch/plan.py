@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from safelaunch import defaults
 from safelaunch.config import RunConfig
 from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
 
-DEFAULT_RUNS_ROOT = "safelaunch_runs"
 DEFAULT_MASTER_ADDR = "127.0.0.1"
 TORCHRUN_DEFAULT_PORT = 29500
 LOCAL_STORE_ENDPOINT = "localhost:0"
@@ -89,7 +89,7 @@ def build_plan(
         if RUN_ID_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
             run_id = run_dir.name
     else:
-        runs_root = cwd / DEFAULT_RUNS_ROOT
+        runs_root = cwd / defaults.RUNS_ROOT
         run_dir = runs_root / run_id
 
     backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id

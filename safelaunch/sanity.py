@@ -20,6 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from safelaunch import defaults
 from safelaunch import minimal_test as mt
 from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
 from safelaunch.console import Console
@@ -37,7 +38,7 @@ REMEDIES: list[tuple[str, dict[str, str]]] = [
 @dataclass(frozen=True)
 class MinimalTestOptions:
     backend: str = "auto"
-    timeout: float = 120.0
+    timeout: float = defaults.MINIMAL_TEST_TIMEOUT_S
     bandwidth: bool = False
 
 

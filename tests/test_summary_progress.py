@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from conftest import FIXTURES
+from conftest import FIXTURES, torch_gloo_exit_abort
 
 HANG = str(FIXTURES / "hang.py")
 
@@ -65,6 +65,8 @@ def test_accelerate_on_cpu_is_a_real_ddp_job(run_safelaunch):
     env = {**os.environ, "ACCELERATE_USE_CPU": "true"}
     run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test",
                          str(FIXTURES / "accelerate_loop.py"), env=env)
-    assert run.returncode == 0, run.stderr[-2000:]
+    summary = run.summary()
+    assert run.returncode == 0 or torch_gloo_exit_abort(run.returncode, summary), \
+        run.stderr[-2000:]
     assert "done: 2 process(es)" in run.stdout
-    assert run.summary()["notes"] == []
+    assert summary["notes"] == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from safelaunch import defaults
 from safelaunch.console import Console
 from safelaunch.errors import RemoteError, UsageError
 from safelaunch.remote.calls import LINK_ERRORS
@@ -30,11 +31,11 @@ class RemoteRequest:
     accept_new_host_key: bool = False
     python: str = "auto"
     remote_dir: str = "~/safelaunch"
-    reconnect_timeout: float = 600.0
-    vast_wait: float = 600.0
+    reconnect_timeout: float = defaults.RECONNECT_TIMEOUT_S
+    vast_wait: float = defaults.VAST_WAIT_S
     stop_after: bool = False
     destroy_after: bool = False
-    local_runs: Path = field(default_factory=lambda: Path("safelaunch_runs"))
+    local_runs: Path = field(default_factory=lambda: Path(defaults.RUNS_ROOT))
 
 
 def run_remote(request: RemoteRequest, console: Console) -> int:

@@ -32,7 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import safelaunch
-from safelaunch import __version__
+from safelaunch import __version__, defaults
 from safelaunch.console import Console
 from safelaunch.errors import LinkLost, RemoteError, StartError, UsageError
 from safelaunch.remote import replies
@@ -89,8 +89,8 @@ class RemoteJob:
     python: str = "auto"
     remote_dir: str = DEFAULT_REMOTE_DIR
     accept_new_host_key: bool = False
-    reconnect_timeout: float = 600.0
-    local_runs: Path = Path("safelaunch_runs")
+    reconnect_timeout: float = defaults.RECONNECT_TIMEOUT_S
+    local_runs: Path = Path(defaults.RUNS_ROOT)
     host_option: str = ""
     """How the user named the machine (``--host X`` / ``--vast-instance N``), for hints."""
     ssh_wait: float = 0.0
@@ -206,7 +206,7 @@ class RemoteSession:
             result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude, notice)
             notice(f"sync: {result.files} file(s) in {job.remote_dir} on {job.target.name}, "
                    f"{result.sent} sent ({result.seconds:.1f}s)")
-        run_dir = launch.run_dir or f"safelaunch_runs/{run_id}"
+        run_dir = launch.run_dir or f"{defaults.RUNS_ROOT}/{run_id}"
         spec = {
             "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
             "lib": self._lib(), "env": launch.env,

@@ -26,9 +26,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from safelaunch import defaults
 from safelaunch.runtime.beatfile import INIT_ENTERED, Snapshot
 
-DEFAULT_STARTUP_TIMEOUT = 900.0
 AUTO_FACTOR = 5.0
 AUTO_FLOOR = 60.0
 WARMUP_STEPS = 3
@@ -41,7 +41,7 @@ UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number o
 class HangPolicy:
     hang_timeout: float | None = None
     """Seconds, or None for auto."""
-    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT
+    startup_timeout: float = defaults.STARTUP_TIMEOUT_S
     factor: float = AUTO_FACTOR
     floor: float = AUTO_FLOOR
     warmup_steps: int = WARMUP_STEPS

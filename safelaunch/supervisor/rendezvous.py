@@ -20,12 +20,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from safelaunch import defaults
 from safelaunch.signals import HANDLED_SIGNALS
 
 FIRST_NOTICE_S = 5.0
 NOTICE_EVERY_S = 30.0
 GRACE_S = 2.0
-DEFAULT_TIMEOUT_S = 600.0
 """torch's default rendezvous timeout, static and c10d (join_timeout) alike."""
 
 
@@ -145,8 +145,8 @@ def waiting_for(nnodes: str, backend: str, endpoint: str, rdzv_configs: dict[str
                 handler: Callable[[], object]) -> Waiting:
     key = "timeout" if backend == "static" else "join_timeout"
     try:
-        timeout = float(str(rdzv_configs.get(key, DEFAULT_TIMEOUT_S)))
+        timeout = float(str(rdzv_configs.get(key, defaults.RDZV_JOIN_TIMEOUT_S)))
     except ValueError:
-        timeout = DEFAULT_TIMEOUT_S
+        timeout = defaults.RDZV_JOIN_TIMEOUT_S
     return Waiting(nodes=nnodes, where=f"{backend} rendezvous at {endpoint}", timeout_s=timeout,
                    joined=lambda: participants(handler()))
