@@ -79,10 +79,10 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
 
     Everything after SCRIPT is passed to the script untouched.
     """
-    from safelaunch.job import run_job
+    from safelaunch.diagnose import render
+    from safelaunch.pipeline import run_job
     from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
-    from safelaunch.supervisor.result import RunStatus
 
     opts["grace_period"] = resolve_grace_period(opts["grace_period"], opts["shutdown_timeout"],
                                                 os.environ)
@@ -91,32 +91,13 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
                       short_id=secrets.token_hex(3), cwd=Path.cwd())
     console = Console()
-    outcome = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
-    console.plain(render_summary(outcome))
-    if outcome.exit_code != 0 and outcome.status is not RunStatus.INTERRUPTED:
-        console.plain(_diagnose_run(plan.run_dir, plan.run_id))
-    ctx.exit(outcome.exit_code)
-
-
-def _diagnose_run(run_dir: Path, run_id: str) -> str:
-    """The diagnosis of a failed run, printed after the summary and saved in summary.json."""
-    from safelaunch import diagnose
-    from safelaunch.supervisor.rundir import fallback_summary, write_json
-
-    try:
-        result = diagnose.diagnose(diagnose.from_run_dir(run_dir, run_id))
-    except SafelaunchError as exc:
-        return f"diagnosis: not available ({exc.message})"
-    summary_path = run_dir / "summary.json"
-    if not summary_path.is_file():  # a full disk or a deletion sent it elsewhere
-        summary_path = fallback_summary(run_dir, run_id) or summary_path
-    try:
-        summary = json.loads(summary_path.read_text())
-        summary["diagnosis"] = result.to_json()
-        write_json(summary_path, summary)
-    except (OSError, ValueError):
-        pass
-    return diagnose.render(result)
+    result = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
+    console.plain(render_summary(result.outcome))
+    if result.diagnosis is not None:
+        console.plain(render(result.diagnosis))
+    elif result.diagnosis_error is not None:
+        console.plain(f"diagnosis: not available ({result.diagnosis_error})")
+    ctx.exit(result.exit_code)
 
 
 def _default_nproc() -> str:

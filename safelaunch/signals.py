@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
@@ -23,3 +24,15 @@ def handlers_installed(handler: Handler,
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[list[int]]:
+    """Inside the block a stopping signal is only recorded (in the list it yields): for the
+    last records of a job that is already stopped."""
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    with handlers_installed(lambda signum, frame: received.append(signum)):
+        yield received

@@ -102,21 +102,27 @@ def rank_logs(run_dir: Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
-def from_run_dir(run_dir: Path, run_id: str | None = None) -> LogSet:
-    """A run directory's logs and records; its summary is looked for where safelaunch puts
-    one the run directory could not take (a full disk, a deleted directory)."""
-    if not run_dir.is_dir() and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
-        logs = LogSet([], str(run_dir))
-        _read_summary(logs, _json(elsewhere) or {})
-        _exit_fact(logs)
-        return logs
+def from_run_dir(run_dir: Path, run_id: str | None = None,
+                 summary: dict[str, Any] | None = None) -> LogSet:
+    """A run directory's logs and records.  ``summary``: the run's summary where the caller
+    holds it (the run that just ended), else ``summary.json``, else the one safelaunch put
+    where ``fallback_summary`` finds it (a full disk, a deleted directory)."""
+    if not run_dir.is_dir():
+        if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
+            summary = _json(elsewhere) or {}
+        if summary is not None:
+            logs = LogSet([], str(run_dir))
+            _read_summary(logs, summary)
+            _exit_fact(logs)
+            return logs
     texts = []
     for rank, path in rank_logs(run_dir):
         body = read_path(path)
         body.text = RUN_LINE_HEAD.sub("", body.text)
         texts.append(LogText(body, str(path), rank))
     logs = LogSet(texts, str(run_dir))
-    summary = _json(run_dir / "summary.json")
+    if summary is None:
+        summary = _json(run_dir / "summary.json")
     if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
         summary = _json(elsewhere)
     if summary is not None:

@@ -50,11 +50,6 @@ class ReaperHandle:
         self._stdin: IO[bytes] | None = self._proc.stdin
         threading.Thread(target=self._watch, name="safelaunch-reaper-watch", daemon=True).start()
 
-    @classmethod
-    def start(cls, job_id: str, run_dir: Path, grace: float,
-              notice: Callable[[str], None] | None = None) -> ReaperHandle:
-        return cls(job_id, run_dir, grace, notice)
-
     def _spawn(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != JOB_ID_ENV}
         try:
@@ -183,7 +178,7 @@ def main(argv: list[str]) -> int:
         tmp.write_text(json.dumps({
             "status": "launcher_died",
             "exit_code": None,
-            "reason": f"safelaunch was killed during the {stage}, before the run ended; "
+            "reason": f"safelaunch was killed during the {stage}, before it recorded the run; "
                       f"its reaper stopped {len(report.terminated)} process(es) of the job",
             "stage": stage,
         }, indent=2) + "\n")

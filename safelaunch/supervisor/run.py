@@ -4,7 +4,7 @@
 run directory, starts the log collector, the exit watcher and the reaper, hands the job to
 torch's engine through ``Supervisor`` (the engine's ``Supervision``), and whatever happens —
 success, a failed rank, a signal, an error of its own — stops every process of the job,
-drains the logs and writes ``summary.json`` before it returns.
+drains the logs and returns the outcome; ``record_outcome`` saves it (``summary.json``).
 """
 
 from __future__ import annotations
@@ -45,11 +45,10 @@ from safelaunch.supervisor.result import (
 )
 from safelaunch.supervisor.rundir import (
     create_run_dir,
-    fallback_summary_name,
     make_private,
     mask_files,
     write_json,
-    write_json_elsewhere,
+    write_summary,
 )
 
 
@@ -137,51 +136,52 @@ def not_started(prep: Prepared, error: SafelaunchError) -> RunOutcome:
         status=RunStatus.FAILED, exit_code=error.exit_code, reason=error.message,
         run_id=prep.plan.run_id, run_dir=str(prep.plan.run_dir), ranks=[], root_cause_rank=None,
         attempts=0, duration_s=0.0, started_at=time.time(), command=prep.argv)
-    _finish(prep, outcome)
     return outcome
 
 
-def _finish(prep: Prepared, outcome: RunOutcome) -> None:
+def record_outcome(prep: Prepared, outcome: RunOutcome,
+                   extra: dict[str, Any] | None = None) -> None:
+    """The run's last records, once: the closing event and ``summary.json`` (the outcome and
+    ``extra``, e.g. the diagnosis); where the summary went instead is added to its notes."""
     prep.events.record("run_finished", status=outcome.status.value,
                        exit_code=outcome.exit_code, reason=outcome.reason)
     prep.events.close()
-    target = prep.plan.run_dir / "summary.json"
-    try:
-        write_json(target, outcome.to_json())
-        return
-    except OSError as exc:
-        why = exc.strerror or str(exc)
-    try:
-        note = f"summary.json could not be written in the run directory ({why})"
-        fallback = outcome.to_json()
-        fallback["notes"] = [*outcome.notes, note]
-        where = write_json_elsewhere(fallback, fallback_summary_name(prep.plan.run_id))
-        outcome.notes.append(f"{note}: it is at {where}")
-    except OSError as exc:
-        outcome.notes.append(f"summary.json could not be written anywhere: {exc}")
+    note = write_summary(prep.plan.run_dir, prep.plan.run_id,
+                         {**outcome.to_json(), **(extra or {})})
+    if note is not None:
+        outcome.notes.append(note)
 
 
 def launch(plan: LaunchPlan, console: Console, argv: list[str],
            extra_env: dict[str, str] | None = None) -> RunOutcome:
-    """Prepare and supervise a job with no pre-start checks (see ``safelaunch.job``)."""
+    """Prepare, supervise and record a job with no pre-start checks and no diagnosis (the
+    minimal test's own job; ``safelaunch.pipeline`` runs the whole thing)."""
     prep = prepare(plan, argv)
     announce(prep, console)
-    return supervise(prep, console, extra_env or {})
+    outcome = supervise(prep, console, extra_env or {})
+    record_outcome(prep, outcome)
+    return outcome
 
 
 def start_reaper(prep: Prepared, console: Console) -> ReaperHandle:
     """The watchdog that stops the job and writes its summary if the launcher dies."""
     plan = prep.plan
-    return ReaperHandle.start(plan.run_id, plan.run_dir, plan.config.grace_period,
+    return ReaperHandle(plan.run_id, plan.run_dir, plan.config.grace_period,
                               console.notice)
 
 
 def supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
               reaper: ReaperHandle | None = None) -> RunOutcome:
     """Run the job to its end; ``reaper``: one started earlier (``start_reaper``), which
-    this run takes over and ends."""
-    with console.stderr_diverted(prep.plan.run_dir / "launcher.log"):
-        return _supervise(prep, console, extra_env, reaper or start_reaper(prep, console))
+    the caller ends once the run is recorded, else one of its own."""
+    own = reaper is None
+    reaper = reaper or start_reaper(prep, console)
+    try:
+        with console.stderr_diverted(prep.plan.run_dir / "launcher.log"):
+            return _supervise(prep, console, extra_env, reaper)
+    finally:
+        if own:
+            reaper.done()
 
 
 def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
@@ -239,7 +239,6 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
             sup.monitor.stop()
             collector.stop()
             watcher.stop()
-            reaper.done()
             shutil.rmtree(fifo_dir, ignore_errors=True)
             _remove_empty(plan.run_dir / "stacks")
             mask_files(plan.run_dir / "errors")
@@ -250,7 +249,6 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
             outcome.notes.append("the rank logs are incomplete, the console showed everything: "
                                  + "; ".join(collector.write_errors[r]
                                              for r in sorted(collector.write_errors)))
-        _finish(prep, outcome)
     return outcome
 
 
@@ -267,7 +265,7 @@ def _end_in_rendezvous(prep: Prepared, sup: Supervisor, console: Console, signum
                        prep.argv, time.time(), 0.0)
     outcome.reason = (f"safelaunch received {signal.Signals(signum).name} while waiting for "
                       f"--nnodes {plan.config.nnodes} in the rendezvous; no rank had started")
-    _finish(prep, outcome)
+    record_outcome(prep, outcome)
     make_private(plan.run_dir)
     console.notice(f"{outcome.status.value.upper()} (exit code {outcome.exit_code}): "
                    f"{outcome.reason}")

@@ -145,6 +145,23 @@ def _read_json_head(path: Path, limit: int) -> Any:
         return json.loads(fh.read(limit).decode("utf-8"))
 
 
+def write_summary(run_dir: Path, run_id: str, summary: dict[str, Any]) -> str | None:
+    """``summary.json`` in the run directory, else (a full disk, a deleted directory) where
+    ``fallback_summary`` finds it; a note for the user when it did not go to the run
+    directory, None when it did."""
+    try:
+        write_json(run_dir / "summary.json", summary)
+        return None
+    except OSError as exc:
+        note = f"summary.json could not be written in the run directory ({exc.strerror or exc})"
+    try:
+        notes = [*summary.get("notes", []), note]
+        where = write_json_elsewhere({**summary, "notes": notes}, fallback_summary_name(run_id))
+    except OSError as exc:
+        return f"summary.json could not be written anywhere: {exc}"
+    return f"{note}: it is at {where}"
+
+
 def write_json_elsewhere(data: Any, name: str) -> Path:
     """``write_json`` as ``name`` in the temporary directory, else the home directory: for a
     file the run directory could not take (a full disk).  Where it went."""

@@ -1,23 +1,26 @@
-"""A whole ``safelaunch run``: pre-flight -> debug environment -> minimal test -> supervised
-training, each step's report saved in the run directory.  A failed pre-flight check or
-minimal test ends the job before training starts, with exit code 125."""
+"""A whole ``safelaunch run``, start to end: pre-flight -> debug environment -> minimal test
+-> supervised training -> outcome -> diagnosis -> ``summary.json``, each step's report saved
+in the run directory.  A failed pre-flight check or minimal test ends the job before training
+starts, with exit code 125.  The result is data; the command line words it."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
-from safelaunch import debug_env, gpu, preflight, sanity
+from safelaunch import debug_env, diagnose, gpu, preflight, sanity, signals
 from safelaunch.console import Console
-from safelaunch.errors import StartError
+from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan
 from safelaunch.supervisor.reaper import ReaperHandle
-from safelaunch.supervisor.result import RunOutcome
+from safelaunch.supervisor.result import RunOutcome, RunStatus
 from safelaunch.supervisor.run import (
     Prepared,
     announce,
     not_started,
     prepare,
+    record_outcome,
     start_reaper,
     supervise,
 )
@@ -44,15 +47,47 @@ def preflight_input(plan: LaunchPlan) -> preflight.PreflightInput:
     return inp
 
 
-def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> RunOutcome:
+@dataclass
+class JobResult:
+    """How the job ended, and why when it failed."""
+
+    outcome: RunOutcome
+    diagnosis: diagnose.Diagnosis | None = None
+    """For a failed job (not one the user interrupted)."""
+    diagnosis_error: str | None = None
+    """Why there is no diagnosis of a failed job (its run directory could not be read)."""
+
+    @property
+    def exit_code(self) -> int:
+        return self.outcome.exit_code
+
+
+def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> JobResult:
     prep = prepare(plan, argv)
     announce(prep, console)
     # from here on a killed launcher still leaves a summary saying at which stage it died
     reaper = start_reaper(prep, console)
     try:
-        return _stages(prep, console, reaper)
+        outcome = _stages(prep, console, reaper)
+        reaper.stage("diagnosis of the ended job")
+        with signals.deferred():  # the job is stopped: its records are written whatever comes
+            result = _diagnosed(prep, outcome)
+            extra = {"diagnosis": result.diagnosis.to_json()} if result.diagnosis else None
+            record_outcome(prep, outcome, extra)
+        return result
     finally:
         reaper.done()
+
+
+def _diagnosed(prep: Prepared, outcome: RunOutcome) -> JobResult:
+    if outcome.exit_code == 0 or outcome.status is RunStatus.INTERRUPTED:
+        return JobResult(outcome)
+    plan = prep.plan
+    try:
+        logs = diagnose.from_run_dir(plan.run_dir, plan.run_id, summary=outcome.to_json())
+        return JobResult(outcome, diagnose.diagnose(logs))
+    except SafelaunchError as exc:
+        return JobResult(outcome, diagnosis_error=exc.message)
 
 
 def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcome:
