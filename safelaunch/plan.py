@@ -14,19 +14,44 @@ import importlib.util
 import os
 import re
 import shutil
-import socket
 import sys
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from safelaunch import defaults
-from safelaunch.config import RunConfig
+from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
 from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
 
 DEFAULT_MASTER_ADDR = "127.0.0.1"
 TORCHRUN_DEFAULT_PORT = 29500
 LOCAL_STORE_ENDPOINT = "localhost:0"
+
+
+AUTO_FACTOR = 5.0
+AUTO_FLOOR = 60.0
+WARMUP_STEPS = 3
+
+
+@dataclass(frozen=True)
+class HangPolicy:
+    """When a job counts as hung."""
+
+    hang_timeout: float | None = None
+    """Seconds, or None for auto: ``factor`` x the longest step after the warm-up steps,
+    at least ``floor``."""
+    startup_timeout: float = defaults.STARTUP_TIMEOUT_S
+    factor: float = AUTO_FACTOR
+    floor: float = AUTO_FLOOR
+    warmup_steps: int = WARMUP_STEPS
+
+
+def hang_policy(config: RunConfig) -> HangPolicy | None:
+    """The policy of ``--hang-timeout`` and ``--startup-timeout``; None for ``off``."""
+    if config.hang_timeout == "off":
+        return None
+    timeout = config.hang_timeout if isinstance(config.hang_timeout, float) else None
+    return HangPolicy(hang_timeout=timeout, startup_timeout=config.startup_timeout)
 
 
 @dataclass(frozen=True)
@@ -44,6 +69,8 @@ class LaunchPlan:
     master_port: int | None
     local_store: bool
     """A c10d store on a free port of this machine, as ``torchrun --standalone`` opens."""
+    hang_policy: HangPolicy | None = None
+    """None: hang detection is off."""
 
     @property
     def hosts_store(self) -> bool:
@@ -56,24 +83,6 @@ RUN_ID_PATTERN = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
 
 def make_run_id(now: datetime, short_id: str) -> str:
     return f"{now.strftime('%Y%m%dT%H%M%SZ')}-{short_id}"
-
-
-def find_free_port() -> int:
-    """A TCP port nobody listens on right now (the kernel's choice for port 0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("", 0))
-        return int(sock.getsockname()[1])
-
-
-def port_taken(port: int) -> str | None:
-    """Why ``port`` cannot be listened on here (another listener), or None when it is free."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("", port))
-        except OSError as exc:
-            return exc.strerror or str(exc)
-    return None
 
 
 def build_plan(
@@ -134,7 +143,21 @@ def build_plan(
         master_addr=master_addr,
         master_port=master_port if uses_master else None,
         local_store=local_store,
+        hang_policy=hang_policy(config),
     )
+
+
+def minimal_test_config(base: RunConfig, run_dir: Path, timeout: float,
+                        label: str) -> RunConfig:
+    """The minimal test's own job: the job's topology and nothing else of its options (what
+    the job runs, --module, --no-python, --run-path, and where its output goes, --log-dir,
+    -r, -t, are its own), silent, bounded by ``timeout``, with its own rendezvous id."""
+    topology = {name: getattr(base, name) for name in TOPOLOGY_FIELDS}
+    return RunConfig(
+        **topology, script="safelaunch.minimal_test", module=True, run_dir=str(run_dir),
+        console_ranks=frozenset(), hang_timeout=timeout, startup_timeout=timeout,
+        status_interval=0.0, grace_period=2.0, rdzv_id=f"{base.rdzv_id}-minimal-test-{label}",
+        deadline_s=timeout + 10, preflight=False, minimal_test=False, debug_level="off")
 
 
 def uses_local_store(config: RunConfig) -> bool:

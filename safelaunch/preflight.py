@@ -19,7 +19,7 @@ from enum import Enum
 from pathlib import Path
 
 from safelaunch import gpu, script_needs
-from safelaunch.plan import port_taken
+from safelaunch.ports import port_taken
 
 MIB = 1 << 20
 THRESHOLDS = {

@@ -8,13 +8,10 @@ turns them into a ``MinimalTestReport``.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
-import os
 import secrets
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,9 +19,9 @@ from typing import Any
 
 from safelaunch import defaults
 from safelaunch import minimal_test as mt
-from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
+from safelaunch.config import RunConfig
 from safelaunch.console import Console
-from safelaunch.plan import build_plan
+from safelaunch.plan import build_plan, minimal_test_config
 
 # Tried in order when the NCCL test fails; the first that passes is the remedy.
 REMEDIES: list[tuple[str, dict[str, str]]] = [
@@ -96,31 +93,6 @@ def choose_backend(requested: str, nproc: str) -> tuple[str, str]:
     return "nccl", f"a GPU for each of the {wanted} rank(s)"
 
 
-@contextlib.contextmanager
-def _environ(values: dict[str, str]) -> Iterator[None]:
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, old in saved.items():
-            if old is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = old
-
-
-def _test_config(base: RunConfig, run_dir: Path, timeout: float, label: str) -> RunConfig:
-    """The job's topology and nothing else of its options: what the job runs (its module,
-    --no-python, --run-path) and where its output goes (--log-dir, -r, -t) are its own."""
-    topology = {name: getattr(base, name) for name in TOPOLOGY_FIELDS}
-    return RunConfig(
-        **topology, script="safelaunch.minimal_test", module=True, run_dir=str(run_dir),
-        console_ranks=frozenset(), hang_timeout=timeout, startup_timeout=timeout,
-        status_interval=0.0, grace_period=2.0, rdzv_id=f"{base.rdzv_id}-minimal-test-{label}",
-        deadline_s=timeout + 10, preflight=False, minimal_test=False, debug_level="off")
-
-
 def _first_failure(ranks: dict[int, dict[str, Any]], world: int | None) -> str | None:
     order = {name: i for i, name in enumerate(mt.STEPS)}
     # The earliest failure is the cause; the others are its echoes ("connection closed").
@@ -160,14 +132,13 @@ def _attempt(base: RunConfig, options: MinimalTestOptions, folder: Path, label: 
 
     results = folder / "results"
     results.mkdir(parents=True, exist_ok=True)
-    config = _test_config(base, folder / "run", options.timeout, label)
+    config = minimal_test_config(base, folder / "run", options.timeout, label)
     plan = build_plan(config, now=datetime.now(timezone.utc), short_id=secrets.token_hex(3),
                       cwd=Path.cwd())
     test_env = {mt.BACKEND_ENV: backend, mt.RESULTS_ENV: str(results),
                 mt.TIMEOUT_ENV: f"{options.timeout:g}",
                 mt.BANDWIDTH_ENV: "1" if options.bandwidth else "", **env}
-    with _environ(test_env):
-        outcome = launch(plan, Console(muted=True), ["safelaunch", "minimal-test"])
+    outcome = launch(plan, Console(muted=True), ["safelaunch", "minimal-test"], test_env)
     ranks = _read_results(results)
     passed = outcome.exit_code == 0 and bool(ranks) and all(r.get("passed")
                                                               for r in ranks.values())

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from safelaunch.plan import find_free_port
+from safelaunch.ports import find_free_port
 
 SAFELAUNCH = [sys.executable, "-m", "safelaunch"]
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run"]

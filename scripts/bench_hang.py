@@ -32,7 +32,7 @@ from pathlib import Path
 
 import psutil
 
-from safelaunch.plan import find_free_port
+from safelaunch.ports import find_free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

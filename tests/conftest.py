@@ -121,7 +121,7 @@ def kill_all(pids: set[int]) -> None:
 # the rest (the pure parts: config, plan, rules, the zoo, hang analysis, rendering) in seconds.
 FAST_MODULES = {"test_config", "test_diagnose_rules", "test_diagnose_zoo", "test_hang_analysis",
                 "test_line_splitter", "test_monitor", "test_numeric_input", "test_plan",
-                "test_readme", "test_redact", "test_remote_parts", "test_result",
+                "test_readme", "test_redact", "test_remote_parts", "test_result", "test_summary_record",
                 "test_vast_api"}
 
 

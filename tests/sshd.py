@@ -19,7 +19,7 @@ from typing import IO
 
 import psutil
 
-from safelaunch.plan import find_free_port
+from safelaunch.ports import find_free_port
 
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from safelaunch.plan import HangPolicy
 from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
 from safelaunch.supervisor.hangs import (
-    HangPolicy,
     HangReport,
     RankView,
     StepIntervals,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from safelaunch.plan import HangPolicy
 from safelaunch.runtime import beatfile, rank
 from safelaunch.runtime.rank import Beat
-from safelaunch.supervisor.hangs import HangPolicy
 from safelaunch.supervisor.monitor import HeartbeatMonitor
 
 

@@ -92,3 +92,15 @@ def test_check_entrypoint(tmp_path: Path):
     check_entrypoint(RunConfig(script="json.tool", module=True), tmp_path)
     with pytest.raises(ScriptNotFound):
         check_entrypoint(RunConfig(script="zz_no_such_mod", module=True), tmp_path)
+
+
+@pytest.mark.parametrize(("option", "timeout"), [("auto", None), (10.0, 10.0)])
+def test_the_plan_decides_the_hang_policy(option, timeout):
+    policy = _plan(hang_timeout=option, startup_timeout=42.0).hang_policy
+    assert policy is not None
+    assert policy.hang_timeout == timeout
+    assert policy.startup_timeout == 42.0
+
+
+def test_hang_timeout_off_is_no_policy():
+    assert _plan(hang_timeout="off").hang_policy is None

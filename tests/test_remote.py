@@ -21,7 +21,7 @@ import pytest
 
 from conftest import FIXTURES, safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
-from safelaunch.plan import find_free_port
+from safelaunch.ports import find_free_port
 from sshd import SSHD, Lines, SshServer, keygen
 
 pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")

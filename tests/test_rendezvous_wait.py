@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import FAULT, safelaunch_cmd
-from safelaunch.plan import find_free_port
+from safelaunch.ports import find_free_port
 
 
 @pytest.mark.parametrize("backend, sig", [("static", signal.SIGTERM), ("static", signal.SIGINT),

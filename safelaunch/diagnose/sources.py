@@ -18,6 +18,7 @@ from typing import Any
 
 from safelaunch.diagnose import launchers
 from safelaunch.diagnose.reading import Text, read_path, read_stream
+from safelaunch.diagnose.summary import SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
 from safelaunch.supervisor.rundir import fallback_summary
@@ -80,14 +81,6 @@ def _json(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _dicts(value: object) -> list[dict[str, Any]]:
-    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
-
-
-def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def rank_logs(run_dir: Path) -> list[tuple[int, Path]]:
     """The run directory's ``rankN.log`` files; anything else in it is ignored."""
     try:
@@ -129,12 +122,12 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
         _read_summary(logs, summary)
     minimal = _json(run_dir / "minimal_test.json")
     if minimal is not None and minimal.get("passed") is False:
-        first = (_dicts(minimal.get("attempts")) or [{}])[0]
+        first = (dicts(minimal.get("attempts")) or [{}])[0]
         logs.add_fact("minimal_test_failed", [
             f"minimal test ({minimal.get('backend')}): {first.get('first_failure')}"])
         logs.failed = True
     preflight = _json(run_dir / "preflight.json")
-    results = _dicts((preflight or {}).get("results"))
+    results = dicts((preflight or {}).get("results"))
     for result in results:
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
             logs.add_fact("shm_small", [str(result.get("message", ""))])
@@ -148,38 +141,30 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
     return logs
 
 
-def _read_summary(logs: LogSet, summary: dict[str, Any]) -> None:
-    logs.failed = summary.get("exit_code") not in (0, None) or summary.get("status") in (
-        "failed", "hung", "launcher_died")
-    logs.root_rank = _int(summary.get("root_cause_rank"))
-    if logs.failed and not _dicts(summary.get("ranks")) and summary.get("reason"):
-        logs.add_fact("not_started", [str(summary.get("reason"))[:600]])
-    for rank in _dicts(summary.get("ranks")):
-        if rank.get("global_rank") != logs.root_rank or logs.root_rank is None:
-            continue
-        if rank.get("state") == "stopped":
-            continue  # safelaunch's own signal (a hang's teardown): not a cause
-        logs.root_returncode = _int(rank.get("returncode"))
-        fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(rank.get("sigkill")))
+def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
+    summary = SummaryRecord.read(data)
+    logs.failed = summary.failed
+    logs.root_rank = summary.root_cause_rank
+    if logs.failed and not summary.ranks and summary.reason:
+        logs.add_fact("not_started", [summary.reason])
+    root = summary.root_record
+    if root is not None and root.state != "stopped":  # stopped: safelaunch's own signal
+        logs.root_returncode = root.returncode
+        fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(root.sigkill))
         if fact:
-            logs.add_fact(fact, [str(rank.get("sigkill_evidence") or "")])
-    first = summary.get("global_root")
-    local = {rank.get("global_rank") for rank in _dicts(summary.get("ranks"))}
-    if isinstance(first, dict) and _int(first.get("rank")) is not None \
-            and first.get("rank") not in local:
-        code = _int(first.get("returncode"))
-        logs.root_rank, logs.root_returncode = _int(first.get("rank")), code
-        label = logs.root_signal or f"exit {code}"
+            logs.add_fact(fact, [root.sigkill_evidence])
+    first = summary.global_root
+    if first is not None and first.rank not in {rank.global_rank for rank in summary.ranks}:
+        logs.root_rank, logs.root_returncode = first.rank, first.returncode
+        label = logs.root_signal or f"exit {first.returncode}"
         logs.add_fact("remote_root", [
-            f"global rank {first.get('rank')} on {str(first.get('host'))[:100]} failed first "
-            f"({label}); its log is in that node's run directory"])
-    hang = summary.get("hang")
-    if isinstance(hang, dict):
-        findings = [(str(f.get("kind")), str(f.get("text")))
-                    for f in _dicts(hang.get("findings"))]
-        logs.add_fact("hang", [text for kind, text in findings if kind != "no_progress"]
-                      or [text for _, text in findings])
-        uneven = [text for kind, text in findings if kind in UNEVEN_KINDS]
+            f"global rank {first.rank} on {first.host} failed first ({label}); its log is in "
+            "that node's run directory"])
+    findings = summary.hang_findings
+    if findings is not None:
+        logs.add_fact("hang", [f.text for f in findings if f.kind != "no_progress"]
+                      or [f.text for f in findings])
+        uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
         if uneven:
             logs.add_fact("uneven_steps", uneven)
 

@@ -26,25 +26,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from safelaunch import defaults
+from safelaunch.plan import HangPolicy
 from safelaunch.runtime.beatfile import INIT_ENTERED, Snapshot
 
-AUTO_FACTOR = 5.0
-AUTO_FLOOR = 60.0
-WARMUP_STEPS = 3
 UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number of batches per "
                "rank. Use DistributedSampler(dataset, drop_last=True) (and drop_last=True in "
                "the DataLoader), or make every rank run the same number of steps.")
-
-
-@dataclass(frozen=True)
-class HangPolicy:
-    hang_timeout: float | None = None
-    """Seconds, or None for auto."""
-    startup_timeout: float = defaults.STARTUP_TIMEOUT_S
-    factor: float = AUTO_FACTOR
-    floor: float = AUTO_FLOOR
-    warmup_steps: int = WARMUP_STEPS
 
 
 class StepIntervals:

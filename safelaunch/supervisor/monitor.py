@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from safelaunch.plan import HangPolicy
 from safelaunch.runtime import beatfile
 from safelaunch.supervisor.hangs import (
-    HangPolicy,
     RankView,
     Stall,
     StepIntervals,
@@ -41,19 +41,20 @@ class _Tracked:
 
 
 class HeartbeatMonitor:
-    def __init__(self, policy: HangPolicy, status_interval: float,
+    def __init__(self, policy: HangPolicy | None, status_interval: float,
                  notice: Callable[[str], None],
                  on_hang: Callable[[list[Stall], list[RankView]], None],
-                 enabled: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
-        self._policy = policy
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``policy``: None when hang detection is off (progress is still shown)."""
+        self._policy = policy or HangPolicy()
         self._status_interval = status_interval
         self._notice = notice
         self._on_hang = on_hang
-        self._enabled = enabled
+        self._enabled = policy is not None
         self._clock = clock
         self._lock = threading.Lock()
         self._ranks: dict[int, _Tracked] = {}
-        self._intervals = StepIntervals(policy.warmup_steps)
+        self._intervals = StepIntervals(self._policy.warmup_steps)
         self._announced_limit: float | None = None
         self._fired = False
         self._stop = threading.Event()

@@ -32,7 +32,6 @@ from safelaunch.supervisor import oom, stacks
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.hangs import (
-    HangPolicy,
     HangReport,
     RankView,
     Stall,
@@ -90,12 +89,8 @@ class Supervisor:
         self._work_dir = work_dir
         self._extra_env = dict(extra_env or {})
         self.deadline_hit = False
-        cfg = plan.config
-        policy = HangPolicy(
-            hang_timeout=cfg.hang_timeout if isinstance(cfg.hang_timeout, float) else None,
-            startup_timeout=cfg.startup_timeout)
-        self.monitor = HeartbeatMonitor(policy, cfg.status_interval, console.notice,
-                                        self.on_hang, enabled=cfg.hang_timeout != "off")
+        self.monitor = HeartbeatMonitor(plan.hang_policy, plan.config.status_interval,
+                                        console.notice, self.on_hang)
         self.hang: HangReport | None = None
         self._console = console
         self._collector = collector

@@ -24,7 +24,8 @@ from typing import Any
 from safelaunch.config import RunConfig
 from safelaunch.console import Console, display_path
 from safelaunch.errors import SafelaunchError, StartError
-from safelaunch.plan import LaunchPlan, check_entrypoint, port_taken
+from safelaunch.plan import LaunchPlan, check_entrypoint
+from safelaunch.ports import port_taken
 from safelaunch.redact import redact_env
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitWatcher

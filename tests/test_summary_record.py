@@ -1,0 +1,53 @@
+"""summary.json as the diagnosis reads it: typed, and hostile values read as missing."""
+
+from __future__ import annotations
+
+from safelaunch.diagnose.sources import LogSet, _read_summary
+from safelaunch.diagnose.summary import MAX_REASON_CHARS, SummaryRecord
+
+
+def test_a_real_shape_is_read():
+    summary = SummaryRecord.read({
+        "status": "failed", "exit_code": 137, "reason": "rank 1 was killed",
+        "root_cause_rank": 1,
+        "ranks": [{"global_rank": 0, "state": "stopped", "returncode": -15},
+                  {"global_rank": 1, "state": "failed", "returncode": -9, "sigkill": "not-oom",
+                   "sigkill_evidence": "no OOM record"}],
+        "hang": None, "global_root": None})
+    assert summary.failed
+    assert summary.root_record is not None and summary.root_record.returncode == -9
+    assert summary.hang_findings is None
+
+
+def test_values_of_the_wrong_type_are_missing_not_trusted():
+    summary = SummaryRecord.read({
+        "status": ["failed"], "exit_code": True, "reason": "x" * 10_000,
+        "root_cause_rank": "1", "ranks": [1, "two", {"global_rank": False, "returncode": "9"}],
+        "global_root": {"rank": True, "host": "evil"},
+        "hang": {"findings": [{"kind": 3, "text": "y" * 10_000}, "junk"]}})
+    assert not summary.failed  # a boolean exit code is no exit code
+    assert summary.root_cause_rank is None and summary.global_root is None
+    assert len(summary.reason or "") == MAX_REASON_CHARS
+    assert [(r.global_rank, r.returncode) for r in summary.ranks] == [(None, None)]
+    assert summary.hang_findings is not None and len(summary.hang_findings) == 1
+    assert len(summary.hang_findings[0].text) < 10_000
+
+
+def test_a_stopped_root_rank_is_not_read_as_the_cause():
+    logs = LogSet([], "run")
+    _read_summary(logs, {"status": "hung", "exit_code": 124, "root_cause_rank": 1,
+                         "ranks": [{"global_rank": 1, "state": "stopped", "returncode": -9,
+                                    "sigkill": "not-oom"}],
+                         "hang": {"findings": [{"kind": "stopped", "text": "rank 1 is stopped"}]}})
+    assert logs.root_returncode is None
+    assert "sigkill_not_oom" not in logs.facts
+    assert logs.fact_evidence["hang"] == ["rank 1 is stopped"]
+
+
+def test_another_nodes_first_failure_is_the_root():
+    logs = LogSet([], "run")
+    _read_summary(logs, {"status": "failed", "exit_code": 137, "root_cause_rank": 3,
+                         "ranks": [{"global_rank": 0, "state": "stopped", "returncode": -15}],
+                         "global_root": {"rank": 3, "returncode": -9, "host": "node1"}})
+    assert (logs.root_rank, logs.root_returncode) == (3, -9)
+    assert "global rank 3 on node1 failed first (SIGKILL)" in logs.fact_evidence["remote_root"][0]
