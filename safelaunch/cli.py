@@ -131,7 +131,7 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
 
     Exits 0 when every step passed on every rank, 125 otherwise.
     """
-    from safelaunch import sanity
+    from safelaunch.minimal_test import driver
     from safelaunch.plan import build_plan
     from safelaunch.supervisor.rundir import create_run_dir, write_json
 
@@ -140,13 +140,13 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
                       cwd=Path.cwd())
     run_dir = Path(str(plan.run_dir) + ("-minimal-test" if config.run_dir is None else ""))
     create_run_dir(run_dir, None)
-    report = sanity.run_minimal_test(
-        config, sanity.MinimalTestOptions(backend, timeout, bandwidth), run_dir)
+    report = driver.run_minimal_test(
+        config, driver.MinimalTestOptions(backend, timeout, bandwidth), run_dir)
     write_json(run_dir / "minimal_test.json", report.to_json())
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
-        click.echo("\n".join(sanity.render(report)))
+        click.echo("\n".join(driver.render(report)))
         click.echo(f"report: {run_dir}")
     ctx.exit(exit_codes.SUCCESS if report.passed else exit_codes.START_FAILED)
 

@@ -9,9 +9,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from safelaunch import debug_env, diagnose, gpu, preflight, sanity, signals
+from safelaunch import debug_env, diagnose, gpu, preflight, signals
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, StartError
+from safelaunch.minimal_test import driver
 from safelaunch.plan import LaunchPlan
 from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.result import RunOutcome, RunStatus
@@ -107,7 +108,7 @@ def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcom
                 f"pre-flight check '{first.name}' failed: {first.message}"
                 + (f"; {first.advice}" if first.advice else "")
                 + " (--no-preflight skips the checks)"))
-    backend, _ = sanity.choose_backend(cfg.minimal_test_backend, cfg.nproc)
+    backend, _ = driver.choose_backend(cfg.minimal_test_backend, cfg.nproc)
     debug = debug_env.resolve(cfg.debug_level, os.environ, str(run_dir),
                               nccl=backend == "nccl", torch_version=torch_version())
     write_json(run_dir / "debug_env.json", debug.to_json())
@@ -137,17 +138,17 @@ def _announce_debug(debug: debug_env.DebugEnv, console: Console) -> None:
 def _gate(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOutcome | None:
     """Run the minimal test; None lets training start (possibly with a remedy applied)."""
     cfg = prep.plan.config
-    options = sanity.MinimalTestOptions(backend=cfg.minimal_test_backend,
+    options = driver.MinimalTestOptions(backend=cfg.minimal_test_backend,
                                         timeout=cfg.minimal_test_timeout)
     console.notice("minimal test: checking init_process_group and collectives first "
                    "(--no-minimal-test skips it)")
-    report = sanity.run_minimal_test(cfg, options, prep.plan.run_dir / "minimal-test",
+    report = driver.run_minimal_test(cfg, options, prep.plan.run_dir / "minimal-test",
                                      env=extra_env)
     write_json(prep.plan.run_dir / "minimal_test.json", report.to_json())
     prep.events.record("minimal_test", passed=report.passed,
                        failure=report.first.first_failure,
                        remedy=report.remedy.label if report.remedy else None)
-    lines = sanity.render(report)
+    lines = driver.render(report)
     if report.passed:
         console.notice(lines[0])
         return None

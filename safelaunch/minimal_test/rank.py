@@ -215,7 +215,3 @@ def _bandwidth(r: Rank, torch: Any, dist: Any, dev: Any) -> list[dict[str, Any]]
         rows.append({"bytes": size, "seconds": seconds, "algbw_gbps": round(algbw, 3),
                      "busbw_gbps": round(algbw * 2 * (n - 1) / n, 3), "wrong": wrong})
     return rows
-
-
-if __name__ == "__main__":
-    main()

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch import defaults
-from safelaunch import minimal_test as mt
 from safelaunch.config import RunConfig
 from safelaunch.console import Console
+from safelaunch.minimal_test import rank as mt
 from safelaunch.plan import build_plan, minimal_test_config
 
 # Tried in order when the NCCL test fails; the first that passes is the remedy.
