@@ -253,8 +253,11 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 
 @cli.command("remote", cls=options.AbbreviatingCommand,
              context_settings={"allow_interspersed_args": False})
-@click.option("--host", default=None, metavar="HOST",
-              help="An alias from ~/.ssh/config, or [USER@]HOST[:PORT].")
+@click.option("--host", "hosts", multiple=True, metavar="HOST",
+              help="An alias from ~/.ssh/config, or [USER@]HOST[:PORT]; repeat it for one job "
+                   "over several hosts (the first holds the rendezvous).")
+@click.option("--hostfile", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="A file of hosts, one per line (# comments), for one job over all of them.")
 @click.option("--vast-instance", type=Count(min=1, max=2**63 - 1), default=None, metavar="ID",
               help="A VastAI instance: its SSH address comes from the API (VAST_API_KEY or "
                    "the vastai CLI's key).")
@@ -295,7 +298,8 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 @click.argument("script", required=False)
 @click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int | None,
+def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str | None,
+                   vast_instance: int | None,
                    identity: tuple[str, ...], ssh_config: str | None,
                    accept_new_host_key: bool, remote_dir: str | None, remote_python: str,
                    sync_dir: str, no_sync: bool, exclude: tuple[str, ...],
@@ -307,11 +311,16 @@ def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int |
 
     Uploads the code, starts `safelaunch run` there (with these run options) detached from
     SSH, streams its console across dropped connections, copies the run directory back and
-    exits with the remote run's exit code (255: host unreachable or refused).
+    exits with the remote run's exit code (255: host unreachable or refused).  With several
+    hosts, one job over all of them: c10d rendezvous on the first, one console, one exit code.
     """
     from safelaunch.plan import make_run_id
-    from safelaunch.remote.main import RemoteRequest, run_remote
+    from safelaunch.remote.main import RemoteRequest, run_remote, run_several
     from safelaunch.remote.runner import Launch
+
+    every_host = [*hosts, *(_hostfile(hostfile) if hostfile else [])]
+    several = len(every_host) > 1
+    own = _several_hosts_options(ctx, len(every_host)) if several else set()
 
     if attach is not None and (script or detach):
         raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
@@ -331,19 +340,58 @@ def remote_command(ctx: click.Context, /, host: str | None, vast_instance: int |
     launch = None if attach is not None else Launch(
         script=str(script), script_args=tuple(script_args),
         run_args=tuple(options.forwarded_argv(ctx, tuple(
-            d for d in options.RUN_DESTS if d != "run_dir"))),
+            d for d in options.RUN_DESTS if d != "run_dir" and d not in own))),
         run_dir=run_opts.get("run_dir"), sync_dir=None if no_sync else root,
         exclude=exclude, env=env, detach=detach)
     request = RemoteRequest(
-        host=host, vast_instance=vast_instance, launch=launch, attach_id=attach or None,
-        tail=tail,
+        host=every_host[0] if len(every_host) == 1 else None, vast_instance=vast_instance,
+        launch=launch, attach_id=attach or None, tail=tail,
         run_id=make_run_id(datetime.now(timezone.utc), secrets.token_hex(3)),
         identity=identity, ssh_config=Path(ssh_config) if ssh_config else None,
         accept_new_host_key=accept_new_host_key, python=remote_python,
         remote_dir=remote_dir or f"~/safelaunch/{root.resolve().name or 'root'}",
         reconnect_timeout=reconnect_timeout, vast_wait=vast_wait, stop_after=stop_after,
-        destroy_after=destroy_after)
-    ctx.exit(run_remote(request, Console()))
+        destroy_after=destroy_after, hosts=tuple(every_host) if several else (),
+        rdzv_endpoint=run_opts.get("rdzv_endpoint") or None)
+    ctx.exit(run_several(request, Console()) if several else run_remote(request, Console()))
+
+
+SEVERAL_HOSTS_SET = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
+                     "rdzv_endpoint", "rdzv_id", "standalone", "local_addr")
+"""The run options ``remote`` decides itself for a job over several hosts."""
+
+
+def _several_hosts_options(ctx: click.Context, count: int) -> set[str]:
+    """Check the run options against a job over ``count`` hosts; the ones it sets itself."""
+    given = {name for name in SEVERAL_HOSTS_SET
+             if ctx.get_parameter_source(name) in (click.core.ParameterSource.COMMANDLINE,
+                                                   click.core.ParameterSource.ENVIRONMENT)}
+    nnodes = str(ctx.params.get("nnodes"))
+    if "nnodes" in given and nnodes != str(count):
+        raise UsageError(f"--nnodes {nnodes} with {count} hosts: one node per host "
+                         "(leave --nnodes out)")
+    if "rdzv_backend" in given and ctx.params.get("rdzv_backend") != "c10d":
+        raise UsageError("several hosts meet through a c10d rendezvous on the first host: "
+                         "leave --rdzv-backend out")
+    clash = sorted(given - {"nnodes", "rdzv_backend", "rdzv_endpoint"})
+    if clash:
+        names = ", ".join("--" + name.replace("_", "-") for name in clash)
+        raise UsageError(f"{names}: safelaunch remote sets these for each of several hosts")
+    return set(SEVERAL_HOSTS_SET)
+
+
+def _hostfile(path: str) -> list[str]:
+    from safelaunch.remote.several import parse_hostfile
+
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise UsageError(f"cannot read --hostfile {path}: {exc.strerror}") from exc
+    hosts = parse_hostfile(text, path)
+    if not hosts:
+        raise UsageError(f"--hostfile {path} names no host")
+    return hosts
 
 
 @cli.command("env")

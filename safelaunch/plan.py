@@ -79,6 +79,8 @@ class LaunchPlan:
 
 
 RUN_ID_PATTERN = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+NODE_RUN_PATTERN = re.compile(rf"{RUN_ID_PATTERN.pattern}(?:-node\d{{1,3}})?")
+"""A run id, or one node's run of a job on several hosts (``<run id>-node1``)."""
 
 
 def make_run_id(now: datetime, short_id: str) -> str:
@@ -95,7 +97,7 @@ def build_plan(
     run_id = make_run_id(now, short_id)
     if config.run_dir:
         run_dir, runs_root = (cwd / config.run_dir), None
-        if RUN_ID_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
+        if NODE_RUN_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
             run_id = run_dir.name
     else:
         runs_root = cwd / defaults.RUNS_ROOT

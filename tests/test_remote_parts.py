@@ -140,3 +140,42 @@ def test_the_stream_offset_counts_whole_lines_only():
     assert follower.offset == len(b"one\ntwo\n")  # "three" is sent again after a reconnect
     follower._take(b"x" * 70_000)  # a huge line without an end is not held forever
     assert follower.offset == len(b"one\ntwo\nthree") + 70_000
+
+
+def test_a_hostfile_takes_hosts_and_refuses_shell():
+    from safelaunch.errors import UsageError
+    from safelaunch.remote.several import parse_hostfile
+
+    text = "# cluster\nnode-a slots=8\n\n  root@10.0.0.2:2222  # second\n"
+    assert parse_hostfile(text, "hosts") == ["node-a", "root@10.0.0.2:2222"]
+    with pytest.raises(UsageError, match="hosts:2: not a host"):
+        parse_hostfile("ok\n$(reboot)\n", "hosts")
+    with pytest.raises(UsageError, match="more than"):
+        parse_hostfile("\n".join(f"h{i}" for i in range(100)), "hosts")
+
+
+def test_the_merged_exit_code_is_the_global_root_causes():
+    from safelaunch.remote.several import merged_exit_code
+
+    root_on_1 = {"root_cause_rank": 1, "ranks": [{"global_rank": 1}]}
+    told = {"root_cause_rank": 1, "ranks": [{"global_rank": 0}]}
+    assert merged_exit_code([0, 0], [None, None]) == 0
+    assert merged_exit_code([137, 137], [told, root_on_1]) == 137
+    assert merged_exit_code([1, 3], [told, root_on_1]) == 3
+    assert merged_exit_code([0, None], [None, None]) == 255  # a node never said
+    assert merged_exit_code([None, 3], [None, {"ranks": "junk"}]) == 3
+
+
+def test_node_consoles_prefix_every_line_with_the_node():
+    import os
+
+    from safelaunch.console import Console
+    from safelaunch.remote.several import NodeConsole
+
+    read, write = os.pipe()
+    NodeConsole(Console(out_fd=write), 2).rank_output(
+        "out", b"[rank3] step 1\n[rank3]: Traceback\n[safelaunch] stopping\n")
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        assert pipe.read() == (b"[node2 rank3] step 1\n[node2 rank3]: Traceback\n"
+                               b"[node2] [safelaunch] stopping\n")

@@ -17,6 +17,9 @@ except ``follow`` and ``send``, whose stdout is a byte stream:
     stop CTL              SIGTERM to the job (``safelaunch run`` then stops its ranks)
     send DIR [FILE...]    a tar stream of DIR (and FILEs, at the top) on stdout
     list ROOT             the jobs started under ROOT, oldest first, with their specs
+    listen PORT SECONDS   listen on PORT (0: a free one) and accept connections until stdin
+                          closes or SECONDS pass; says the port first
+    reach HOST PORT       whether a TCP connection to HOST:PORT opens from here
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ import importlib.util
 import json
 import os
 import re
+import select
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -136,8 +141,15 @@ def check(lib: str) -> None:
     except Exception:
         version = None
     missing = [m for m in NEEDED_MODULES if importlib.util.find_spec(m) is None]
+    torch = None
+    try:
+        from importlib import metadata
+
+        torch = metadata.version("torch")
+    except Exception:
+        torch = None
     _say({"python": sys.version.split()[0], "executable": sys.executable,
-          "safelaunch": version, "missing": missing})
+          "safelaunch": version, "missing": missing, "torch": torch})
 
 
 def start() -> None:
@@ -337,8 +349,39 @@ def list_jobs(root: str) -> None:
     _say({"jobs": jobs})
 
 
+def listen(port: str, seconds: str) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("", int(port)))
+        sock.listen(64)
+    except (OSError, ValueError) as exc:
+        _say({"error": getattr(exc, "strerror", None) or str(exc)})
+        return
+    _say({"port": sock.getsockname()[1]})
+    deadline = time.monotonic() + min(float(seconds), 600.0)
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([sock, sys.stdin], [], [], deadline - time.monotonic())
+        if sock in ready:
+            with contextlib.suppress(OSError):
+                sock.accept()[0].close()
+        if sys.stdin in ready and not os.read(sys.stdin.fileno(), 4096):
+            break
+    sock.close()
+
+
+def reach(host: str, port: str) -> None:
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except (OSError, ValueError) as exc:
+        _say({"error": getattr(exc, "strerror", None) or str(exc) or type(exc).__name__})
+        return
+    _say({"ok": True})
+
+
 COMMANDS = {"manifest": manifest, "receive": receive, "check": check, "start": start,
-            "follow": follow, "tail": tail, "stop": stop, "send": send, "list": list_jobs}
+            "follow": follow, "tail": tail, "stop": stop, "send": send, "list": list_jobs,
+            "listen": listen, "reach": reach}
 
 
 def main(argv: list[str]) -> None:

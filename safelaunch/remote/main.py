@@ -1,8 +1,10 @@
 """The whole ``safelaunch remote`` command as one library call: find the machine (an SSH host
-or a VastAI instance), start or attach, and end the instance afterwards if asked."""
+or a VastAI instance), start or attach, and end the instance afterwards if asked; or, with
+several hosts, one job over all of them (``several``)."""
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +38,32 @@ class RemoteRequest:
     stop_after: bool = False
     destroy_after: bool = False
     local_runs: Path = field(default_factory=lambda: Path(defaults.RUNS_ROOT))
+    hosts: tuple[str, ...] = ()
+    """Several hosts, one job (``host`` is then None)."""
+    rdzv_endpoint: str | None = None
+    """With several hosts: the rendezvous address the user chose."""
+
+
+def run_several(request: RemoteRequest, console: Console) -> int:
+    """One job over ``request.hosts``; the exit code for the command line."""
+    from safelaunch.remote.several import SeveralHosts
+
+    if request.vast_instance is not None:
+        raise UsageError("--vast-instance takes one instance; give several hosts with --host "
+                         "or --hostfile")
+    if request.launch is None:
+        raise UsageError("--attach follows one node of a job on several hosts: --host HOST "
+                         "--attach RUN_ID-nodeN")
+    jobs = [RemoteJob(resolve_target(host, request.ssh_config, identity=request.identity),
+                      request.python, request.remote_dir, request.accept_new_host_key,
+                      request.reconnect_timeout, request.local_runs,
+                      f"--host {shlex.quote(host)}") for host in request.hosts]
+    several = SeveralHosts(jobs, request.launch, request.run_id, console,
+                           request.rdzv_endpoint)
+    try:
+        return several.run()
+    except LINK_ERRORS as exc:  # the link broke where no retry applies
+        raise RemoteError(f"lost a connection: {exc or type(exc).__name__}") from exc
 
 
 def run_remote(request: RemoteRequest, console: Console) -> int:

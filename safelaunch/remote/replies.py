@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from safelaunch.errors import RemoteError
-from safelaunch.plan import RUN_ID_PATTERN
+from safelaunch.plan import NODE_RUN_PATTERN
 
 
 def is_run_id(value: Any) -> bool:
-    return isinstance(value, str) and RUN_ID_PATTERN.fullmatch(value) is not None
+    return isinstance(value, str) and NODE_RUN_PATTERN.fullmatch(value) is not None
 
 
 def run_list(reply: Any, host: str) -> tuple[list[dict[str, Any]], int]:
@@ -47,4 +47,11 @@ def offset(value: Any, host: str) -> int:
     """A position in a remote console log."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 62:
         raise RemoteError(f"{host} reported an invalid log offset {str(value)[:40]!r}")
+    return value
+
+
+def port(value: Any, host: str) -> int:
+    """A TCP port the remote reports."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+        raise RemoteError(f"{host} reported an invalid port {str(value)[:40]!r}")
     return value

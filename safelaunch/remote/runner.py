@@ -136,6 +136,8 @@ class RemoteSession:
         self.job = job
         self.console = console
         self.python = job.python
+        self.torch_version: str | None = None
+        """The remote torch's version, once checked."""
 
     def agent(self, conn: SshConnection) -> Agent:
         """The agent, run by the chosen Python (``auto``: found on the first connection)."""
@@ -200,19 +202,31 @@ class RemoteSession:
 
     def _start(self, agent: Agent, launch: Launch, run_id: str) -> str:
         """Upload, check and start; the remote run directory."""
+        executable = self.set_up(agent, launch)
+        return self.start_job(agent, launch, run_id, executable)
+
+    def set_up(self, agent: Agent, launch: Launch) -> str:
+        """safelaunch uploaded and importable, the code synced; the remote Python's path."""
         job, notice = self.job, self.console.notice
         executable = self._prepare(agent)
         if launch.sync_dir is not None:
             result = sync_tree(agent, launch.sync_dir, job.remote_dir, launch.exclude, notice)
             notice(f"sync: {result.files} file(s) in {job.remote_dir} on {job.target.name}, "
                    f"{result.sent} sent ({result.seconds:.1f}s)")
+        return executable
+
+    def start_job(self, agent: Agent, launch: Launch, run_id: str, executable: str,
+                  extra_args: tuple[str, ...] = ()) -> str:
+        """Start ``safelaunch run`` there as ``run_id`` (its own run directory unless
+        ``--run-dir``), ``extra_args`` before the user's run options; the run directory."""
+        job, notice = self.job, self.console.notice
         run_dir = launch.run_dir or f"{defaults.RUNS_ROOT}/{run_id}"
         spec = {
             "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
             "lib": self._lib(), "env": launch.env,
             "run_dir": str(PurePosixPath(job.remote_dir) / run_dir),
             "argv": [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
-                     *launch.run_args, launch.script, *launch.script_args],
+                     *extra_args, *launch.run_args, launch.script, *launch.script_args],
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
         answer = agent.call("start", stdin=json.dumps(spec).encode())
@@ -267,6 +281,8 @@ class RemoteSession:
         sync_tree(agent, PACKAGE_DIR, f"{self._lib()}/safelaunch", (), self.console.notice,
                   label=f"upload safelaunch {__version__}")
         info = agent.call("check", self._lib())
+        torch = info.get("torch")
+        self.torch_version = torch[:60] if isinstance(torch, str) else None
         version = tuple(int(p) for p in str(info.get("python", "0.0")).split(".")[:2]
                         if p.isdigit())
         if version < MIN_PYTHON:
@@ -298,7 +314,7 @@ class RemoteSession:
             end, override = self._follow(follower, run_id)
             if end is None:
                 return RemoteOutcome(override or 0, False, run_id)
-            local = self._fetch(follower, run_id, run_dir)
+            local = self.fetch(follower, run_id, run_dir)
         finally:
             if follower.agent.conn is not agent.conn:
                 follower.agent.conn.close()
@@ -341,16 +357,18 @@ class RemoteSession:
         if not answer.get("stopped"):
             self.console.notice(f"nothing to stop: {answer.get('why', 'unknown')}")
 
-    def _fetch(self, follower: Follower, run_id: str, run_dir: str) -> Path | None:
-        """Copy the remote run directory (and the console) to ``local_runs/<id>`` (or
-        ``<id>.2``... when an earlier copy is there: nothing local is overwritten).  The copy
-        is unpacked aside and moved into place whole; a tar that tries to leave it is refused
-        (``RemoteError``) and nothing of it is kept."""
+    def fetch(self, follower: Follower, run_id: str, run_dir: str,
+              name: str | None = None) -> Path | None:
+        """Copy the remote run directory (and the console) to ``local_runs/<name>`` (the run
+        id by default; ``<name>.2``... when an earlier copy is there: nothing local is
+        overwritten).  The copy is unpacked aside and moved into place whole; a tar that
+        tries to leave it is refused (``RemoteError``) and nothing of it is kept."""
         if not replies.is_run_id(run_id):
             raise RemoteError(f"refusing the run id {run_id[:40]!r}: not a safelaunch run id")
+        name = name or run_id
         self.job.local_runs.mkdir(parents=True, exist_ok=True)
         for attempt in (1, 2):
-            staging = self.job.local_runs / f".{run_id}.partial-{os.getpid()}"
+            staging = self.job.local_runs / f".{name}.partial-{os.getpid()}"
             try:
                 chan = follower.agent.open("send", run_dir, f"{follower.ctl}/console.log")
                 try:
@@ -358,7 +376,7 @@ class RemoteSession:
                     extract(ChannelReader(chan, 60.0), str(staging))  # type: ignore[arg-type]
                 finally:
                     chan.close()
-                return _move_into_place(staging, self.job.local_runs / run_id)
+                return _move_into_place(staging, self.job.local_runs / name)
             except (tarfile.TarError, ValueError) as exc:
                 raise RemoteError(f"refused the run directory {self.job.target.name} sent "
                                   f"back ({exc}); nothing of it was kept") from exc

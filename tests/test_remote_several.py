@@ -1,0 +1,155 @@
+"""``safelaunch remote`` with several hosts: two real OpenSSH servers on loopback ports act as
+two machines (sharing one file system, as a cluster's home directories do); one job over both,
+one console, one exit code, every run directory back under one local directory."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import safelaunch_cmd
+from safelaunch.ports import find_free_port
+from sshd import SSHD, SshServer
+
+pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
+
+DDP = """\
+import os, sys
+import torch
+import torch.distributed as dist
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+total = torch.ones(1)
+dist.all_reduce(total)
+print(f"sum {total.item():g} on node {os.environ['GROUP_RANK']}", flush=True)
+if len(sys.argv) > 1 and rank == int(sys.argv[1]):
+    sys.exit(3)
+dist.barrier()
+dist.destroy_process_group()
+"""
+FAST = ("--nproc", "1", "--no-minimal-test", "--no-preflight")
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[SshServer]]:
+    root = tmp_path_factory.mktemp("ssh-several")
+    home = root / "home"  # one client: one key, one known_hosts, trusted by both servers
+    started = []
+    for name in ("a", "b"):
+        srv = SshServer(root / name, home)
+        srv.trust()
+        srv.start()
+        started.append(srv)
+    yield started
+    for srv in started:
+        srv.stop()
+
+
+class Several:
+    def __init__(self, servers: list[SshServer], tmp_path: Path) -> None:
+        self.servers = servers
+        self.project = tmp_path / "project"
+        self.project.mkdir()
+        (self.project / "ddp.py").write_text(DDP)
+        self.remote_dir = tmp_path / "remote"
+        self.local = tmp_path / "local"
+        self.local.mkdir()
+        user = getpass.getuser()
+        self.hosts = [f"{user}@127.0.0.1:{srv.port}" for srv in servers]
+
+    def run(self, *args: str, hosts: list[str] | None = None,
+            timeout: float = 180) -> tuple[int, str, str]:
+        chosen = self.hosts if hosts is None else hosts
+        host_args = [a for h in chosen for a in ("--host", h)]
+        argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
+                              "--remote-python", sys.executable, "--sync", str(self.project),
+                              *args)
+        proc = subprocess.run(argv, cwd=self.local, env=self.servers[0].client_env(),
+                              capture_output=True, timeout=timeout)
+        return (proc.returncode, proc.stdout.decode(errors="replace"),
+                proc.stderr.decode(errors="replace"))
+
+    def merged(self) -> dict:
+        (run,) = [p for p in (self.local / "safelaunch_runs").iterdir() if p.is_dir()]
+        return json.loads((run / "summary.json").read_text())
+
+
+@pytest.fixture
+def several(servers: list[SshServer], tmp_path: Path) -> Several:
+    return Several(servers, tmp_path)
+
+
+def no_job_left(remote_dir: Path) -> bool:
+    return not any(str(remote_dir) in " ".join(p.info["cmdline"] or [])
+                   for p in psutil.process_iter(["cmdline"]))
+
+
+def test_one_job_over_two_hosts_one_console_one_summary(several):
+    code, out, err = several.run(*FAST, "ddp.py")
+    assert code == 0, err[-3000:]
+    assert "[node0 rank0] sum 2 on node 0" in out
+    assert "[node1 rank1] sum 2 on node 1" in out
+    assert "every host reaches the rendezvous" in err
+    merged = several.merged()
+    assert merged["exit_code"] == 0
+    assert [n["exit_code"] for n in merged["nodes"]] == [0, 0]
+    run_dir = several.local / "safelaunch_runs" / merged["run_id"]
+    for node in (0, 1):
+        summary = json.loads((run_dir / f"node{node}" / "summary.json").read_text())
+        assert [r["global_rank"] for r in summary["ranks"]] == [node]
+    assert no_job_left(several.remote_dir)
+
+
+def test_a_failing_rank_on_the_second_host_is_every_nodes_exit_code(several):
+    code, _, err = several.run(*FAST, "ddp.py", "1")
+    assert code == 3, err[-3000:]
+    merged = several.merged()
+    assert [n["exit_code"] for n in merged["nodes"]] == [3, 3]
+    assert [n["root_cause_rank"] for n in merged["nodes"]] == [1, 1]
+    assert "global rank 1" in merged["nodes"][0]["reason"]
+    assert no_job_left(several.remote_dir)
+
+
+def test_an_unreachable_host_stops_everything_before_the_start(several):
+    closed = f"{getpass.getuser()}@127.0.0.1:{find_free_port()}"
+    code, _, err = several.run(*FAST, "ddp.py", hosts=[several.hosts[0], closed])
+    assert code == 255, err[-3000:]
+    assert "started run" not in err
+    assert not (several.remote_dir / ".safelaunch" / "runs").exists()
+
+
+def test_a_rendezvous_the_other_hosts_cannot_reach_is_explained(several):
+    # an address no host has: what a first host behind NAT looks like to the others
+    code, _, err = several.run(*FAST, "--rdzv-endpoint", "192.0.2.1:29400", "ddp.py",
+                               timeout=120)
+    assert code == 125, err[-3000:]
+    assert "cannot open a TCP connection to 192.0.2.1:29400" in err
+    assert "overlay network" in err
+    assert "started run" not in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("--node-rank", "1"), "--node-rank: safelaunch remote sets these"),
+    (("--nnodes", "3"), "--nnodes 3 with 2 hosts"),
+    (("--rdzv-backend", "static"), "leave --rdzv-backend out"),
+])
+def test_options_that_several_hosts_decide_are_refused(several, args, message):
+    code, _, err = several.run(*args, "ddp.py", timeout=60)
+    assert code == 2, err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_a_hostfile_names_the_hosts(several, tmp_path):
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text(f"# two nodes\n{several.hosts[0]} slots=1\n\n{several.hosts[1]}\n")
+    code, out, err = several.run(*FAST, "--hostfile", str(hostfile), "ddp.py", hosts=[])
+    assert code == 0, err[-3000:]
+    assert "[node1 rank1] sum 2" in out
