@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import getpass
 import json
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,7 +32,7 @@ total = torch.ones(1)
 dist.all_reduce(total)
 print(f"sum {total.item():g} on node {os.environ['GROUP_RANK']}", flush=True)
 if len(sys.argv) > 1 and rank == int(sys.argv[1]):
-    sys.exit(3)
+    os._exit(3)  # sys.exit with gloo alive may abort in torch's own teardown (exit 134)
 dist.barrier()
 dist.destroy_process_group()
 """
@@ -87,8 +89,15 @@ def several(servers: list[SshServer], tmp_path: Path) -> Several:
 
 
 def no_job_left(remote_dir: Path) -> bool:
-    return not any(str(remote_dir) in " ".join(p.info["cmdline"] or [])
-                   for p in psutil.process_iter(["cmdline"]))
+    """Nothing of the job runs on either host any more (its last processes may take a
+    moment to exit after the exit code was written)."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if not any(str(remote_dir) in " ".join(p.info["cmdline"] or [])
+                   for p in psutil.process_iter(["cmdline"])):
+            return True
+        time.sleep(0.2)
+    return False
 
 
 def test_one_job_over_two_hosts_one_console_one_summary(several):
@@ -153,3 +162,29 @@ def test_a_hostfile_names_the_hosts(several, tmp_path):
     code, out, err = several.run(*FAST, "--hostfile", str(hostfile), "ddp.py", hosts=[])
     assert code == 0, err[-3000:]
     assert "[node1 rank1] sum 2" in out
+
+
+def test_ctrl_c_stops_every_node(several):
+    (several.project / "slow.py").write_text(
+        "import time, torch.distributed as dist\n"
+        "dist.init_process_group('gloo')\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(300)\n")
+    host_args = [a for h in several.hosts for a in ("--host", h)]
+    argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(several.remote_dir),
+                          "--remote-python", sys.executable, "--sync", str(several.project),
+                          *FAST, "slow.py")
+    proc = subprocess.Popen(argv, cwd=several.local, env=several.servers[0].client_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = b""
+    assert proc.stdout is not None
+    while seen.count(b"] ready") < 2:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read().decode(errors="replace")[-3000:] if proc.stderr else ""
+        seen += line
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=90)
+    assert proc.returncode == 130, err.decode(errors="replace")[-3000:]
+    assert b"stopping every node" in err
+    assert [n["exit_code"] for n in several.merged()["nodes"]] != [None, None]
+    assert no_job_left(several.remote_dir)

@@ -98,6 +98,8 @@ class SeveralHosts:
     """HOST:PORT of the rendezvous when the user gave one; else the first host's address and
     a port free there."""
     nodes: list[Node] = field(default_factory=list)
+    interrupted: int | None = None
+    """The exit code of a stop the user asked for (130 for Ctrl-C, 143 for SIGTERM)."""
 
     def run(self) -> int:
         if not 2 <= len(self.jobs) <= MAX_HOSTS:
@@ -203,7 +205,9 @@ class SeveralHosts:
                 try:
                     for thread in threads:
                         thread.join(0.2)
-                except (KeyboardInterrupt, Interrupted):
+                except (KeyboardInterrupt, Interrupted) as stop:
+                    signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+                    self.interrupted = exit_codes.SIGNAL_BASE + signum
                     if stopping:
                         self.console.notice("left the nodes stopping")
                         return
@@ -233,6 +237,8 @@ class SeveralHosts:
                 node.local = _fetch(node, local_root, self._node_run(node))
         summaries = [_summary(node.local) for node in self.nodes]
         code = merged_exit_code(codes, summaries)
+        if self.interrupted is not None:
+            code = self.interrupted
         merged = {
             "run_id": self.run_id, "exit_code": code,
             "nodes": [{"node": n.index, "host": n.name, "exit_code": c,
