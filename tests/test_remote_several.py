@@ -18,7 +18,7 @@ import pytest
 
 from conftest import safelaunch_cmd
 from safelaunch.ports import find_free_port
-from sshd import SSHD, SshServer
+from sshd import SSHD, Lines, SshServer
 
 pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
 
@@ -77,6 +77,14 @@ class Several:
                               capture_output=True, timeout=timeout)
         return (proc.returncode, proc.stdout.decode(errors="replace"),
                 proc.stderr.decode(errors="replace"))
+
+    def start(self, *args: str) -> subprocess.Popen[bytes]:
+        host_args = [a for h in self.hosts for a in ("--host", h)]
+        argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
+                              "--remote-python", sys.executable, "--sync", str(self.project),
+                              *args)
+        return subprocess.Popen(argv, cwd=self.local, env=self.servers[0].client_env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def merged(self) -> dict:
         (run,) = [p for p in (self.local / "safelaunch_runs").iterdir() if p.is_dir()]
@@ -170,12 +178,7 @@ def test_ctrl_c_stops_every_node(several):
         "dist.init_process_group('gloo')\n"
         "print('ready', flush=True)\n"
         "time.sleep(300)\n")
-    host_args = [a for h in several.hosts for a in ("--host", h)]
-    argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(several.remote_dir),
-                          "--remote-python", sys.executable, "--sync", str(several.project),
-                          *FAST, "slow.py")
-    proc = subprocess.Popen(argv, cwd=several.local, env=several.servers[0].client_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = several.start(*FAST, "slow.py")
     seen = b""
     assert proc.stdout is not None
     while seen.count(b"] ready") < 2:
@@ -188,3 +191,27 @@ def test_ctrl_c_stops_every_node(several):
     assert b"stopping every node" in err
     assert [n["exit_code"] for n in several.merged()["nodes"]] != [None, None]
     assert no_job_left(several.remote_dir)
+
+
+def test_a_link_dropped_to_one_host_resumes_its_console(several):
+    (several.project / "count.py").write_text(
+        "import time, torch, torch.distributed as dist\n"
+        "dist.init_process_group('gloo')\n"
+        "for i in range(60):\n"
+        "    print(f'line {i}', flush=True)\n"
+        "    time.sleep(0.05)\n"
+        "dist.barrier()\n"
+        "dist.destroy_process_group()\n")
+    proc = several.start(*FAST, "count.py")
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
+    out.wait_for("[node1 rank1] line 10")
+    assert several.servers[1].cut_connections() > 0
+    assert proc.wait(timeout=120) == 0, "\n".join(err.text[-40:])
+    out.join()
+    err.join()
+    for node in (0, 1):
+        prefix = f"[node{node} rank{node}] line "
+        assert [line for line in out.text if line.startswith(prefix)] == [
+            f"{prefix}{i}" for i in range(60)], "\n".join(err.text[-40:])
+    assert any("node1: lost the connection" in line for line in err.text)
+    assert any("node1: reconnected after" in line for line in err.text)
