@@ -258,9 +258,10 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
                    "over several hosts (the first holds the rendezvous).")
 @click.option("--hostfile", type=click.Path(dir_okay=False, exists=True), default=None,
               help="A file of hosts, one per line (# comments), for one job over all of them.")
-@click.option("--vast-instance", type=Count(min=1, max=2**63 - 1), default=None, metavar="ID",
+@click.option("--vast-instance", "vast_instances", type=Count(min=1, max=2**63 - 1),
+              multiple=True, metavar="ID",
               help="A VastAI instance: its SSH address comes from the API (VAST_API_KEY or "
-                   "the vastai CLI's key).")
+                   "the vastai CLI's key); repeat it for one job over several instances.")
 @click.option("-i", "--identity", multiple=True, type=click.Path(dir_okay=False),
               help="A private key file (repeatable); IdentityFile and the agent also count.")
 @click.option("--ssh-config", type=click.Path(dir_okay=False, exists=True), default=None,
@@ -299,7 +300,7 @@ def onstart_command(nproc: str, run_options: tuple[str, ...], setup: tuple[str, 
 @click.argument("script_args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str | None,
-                   vast_instance: int | None,
+                   vast_instances: tuple[int, ...],
                    identity: tuple[str, ...], ssh_config: str | None,
                    accept_new_host_key: bool, remote_dir: str | None, remote_python: str,
                    sync_dir: str, no_sync: bool, exclude: tuple[str, ...],
@@ -319,8 +320,9 @@ def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str 
     from safelaunch.remote.runner import Launch
 
     every_host = [*hosts, *(_hostfile(hostfile) if hostfile else [])]
-    several = len(every_host) > 1
-    own = _several_hosts_options(ctx, len(every_host)) if several else set()
+    several = len(every_host) > 1 or len(vast_instances) > 1
+    count = len(every_host) + len(vast_instances)
+    own = _several_hosts_options(ctx, count) if several else set()
 
     if attach is not None and (script or detach):
         raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
@@ -328,7 +330,7 @@ def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str 
         raise UsageError("--tail goes with --attach")
     if attach is None and not script:
         raise UsageError("missing SCRIPT (or --attach to follow an earlier run)")
-    if (stop_after or destroy_after) and vast_instance is None:
+    if (stop_after or destroy_after) and not vast_instances:
         raise UsageError("--stop-after and --destroy-after need --vast-instance")
     env: dict[str, str] = {}
     for pair in env_pairs:
@@ -344,7 +346,9 @@ def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str 
         run_dir=run_opts.get("run_dir"), sync_dir=None if no_sync else root,
         exclude=exclude, env=env, detach=detach)
     request = RemoteRequest(
-        host=every_host[0] if len(every_host) == 1 else None, vast_instance=vast_instance,
+        host=every_host[0] if len(every_host) == 1 else None,
+        vast_instance=vast_instances[0] if len(vast_instances) == 1 else None,
+        vast_instances=vast_instances if several else (),
         launch=launch, attach_id=attach or None, tail=tail,
         run_id=make_run_id(datetime.now(timezone.utc), secrets.token_hex(3)),
         identity=identity, ssh_config=Path(ssh_config) if ssh_config else None,

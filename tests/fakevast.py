@@ -25,6 +25,8 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
     rate_limited: ClassVar[int] = 0
     rate_limit_json: ClassVar[bool] = False
     calls: ClassVar[list[tuple[str, str, str]]] = []
+    by_id: ClassVar[dict[int, dict[str, Any]]] = {}
+    """Instances answered by their own id (several at once); ``states`` answers the rest."""
 
     def _reply(self, code: int, body: Any, text: bool = False) -> None:
         data = body.encode() if text else json.dumps(body).encode()
@@ -58,6 +60,8 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
             self._reply(200, {"instances": None})
         elif self.path.startswith("/api/v0/instances/400/"):
             self._reply(400, {"success": False, "error": "invalid_args", "msg": "bad state"})
+        elif self.command == "GET" and int(match.group(1)) in FakeVast.by_id:
+            self._reply(200, {"instances": FakeVast.by_id[int(match.group(1))]})
         elif self.command == "GET":
             state = FakeVast.states.pop(0) if len(FakeVast.states) > 1 else FakeVast.states[0]
             self._reply(200, {"instances": state})
@@ -75,6 +79,7 @@ class FakeVast(http.server.BaseHTTPRequestHandler):
 def serve() -> Iterator[str]:
     """Run the server; yields its base URL."""
     FakeVast.calls, FakeVast.rate_limited, FakeVast.rate_limit_json = [], 0, False
+    FakeVast.by_id = {}
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FakeVast)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

@@ -17,6 +17,7 @@ import psutil
 import pytest
 
 from conftest import safelaunch_cmd
+from fakevast import KEY, FakeVast, serve
 from safelaunch.ports import find_free_port
 from sshd import SSHD, Lines, SshServer
 
@@ -66,14 +67,14 @@ class Several:
         user = getpass.getuser()
         self.hosts = [f"{user}@127.0.0.1:{srv.port}" for srv in servers]
 
-    def run(self, *args: str, hosts: list[str] | None = None,
-            timeout: float = 180) -> tuple[int, str, str]:
+    def run(self, *args: str, hosts: list[str] | None = None, timeout: float = 180,
+            env: dict[str, str] | None = None) -> tuple[int, str, str]:
         chosen = self.hosts if hosts is None else hosts
         host_args = [a for h in chosen for a in ("--host", h)]
         argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
                               "--remote-python", sys.executable, "--sync", str(self.project),
                               *args)
-        proc = subprocess.run(argv, cwd=self.local, env=self.servers[0].client_env(),
+        proc = subprocess.run(argv, cwd=self.local, env=env or self.servers[0].client_env(),
                               capture_output=True, timeout=timeout)
         return (proc.returncode, proc.stdout.decode(errors="replace"),
                 proc.stderr.decode(errors="replace"))
@@ -215,3 +216,21 @@ def test_a_link_dropped_to_one_host_resumes_its_console(several):
             f"{prefix}{i}" for i in range(60)], "\n".join(err.text[-40:])
     assert any("node1: lost the connection" in line for line in err.text)
     assert any("node1: reconnected after" in line for line in err.text)
+
+
+def test_several_vast_instances_are_one_job_and_stop_after(several):
+    with serve() as url:
+        FakeVast.by_id = {
+            7 + node: {"id": 7 + node, "actual_status": "running", "intended_status": "running",
+                       "ssh_host": "127.0.0.1", "ssh_port": srv.port, "public_ipaddr": None,
+                       "image_runtype": "ssh", "ports": None}
+            for node, srv in enumerate(several.servers)}
+        env = dict(several.servers[0].client_env(), VAST_API_KEY=KEY, SAFELAUNCH_VAST_API=url)
+        code, out, err = several.run("--vast-instance", "7", "--vast-instance", "8",
+                                     "--stop-after", *FAST, "ddp.py", hosts=[], env=env)
+        calls = list(FakeVast.calls)
+    assert code == 0, err[-3000:]
+    assert "[node1 rank1] sum 2 on node 1" in out
+    for instance in (7, 8):
+        assert ("PUT", f"/api/v0/instances/{instance}/", '{"state": "stopped"}') in calls
+    assert KEY not in out + err

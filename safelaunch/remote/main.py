@@ -7,6 +7,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from safelaunch import defaults
 from safelaunch.console import Console
@@ -14,6 +15,9 @@ from safelaunch.errors import RemoteError, UsageError
 from safelaunch.remote.calls import LINK_ERRORS
 from safelaunch.remote.runner import Launch, RemoteJob, RemoteOutcome, RemoteSession
 from safelaunch.remote.ssh import resolve_target
+
+if TYPE_CHECKING:
+    from safelaunch.remote.vast import VastClient
 
 VAST_SSH_WAIT = 180.0
 
@@ -40,30 +44,72 @@ class RemoteRequest:
     local_runs: Path = field(default_factory=lambda: Path(defaults.RUNS_ROOT))
     hosts: tuple[str, ...] = ()
     """Several hosts, one job (``host`` is then None)."""
+    vast_instances: tuple[int, ...] = ()
+    """Several VastAI instances, one job (``vast_instance`` is then None)."""
     rdzv_endpoint: str | None = None
     """With several hosts: the rendezvous address the user chose."""
 
 
 def run_several(request: RemoteRequest, console: Console) -> int:
-    """One job over ``request.hosts``; the exit code for the command line."""
+    """One job over ``request.hosts`` (or ``request.vast_instances``); the exit code."""
     from safelaunch.remote.several import SeveralHosts
 
-    if request.vast_instance is not None:
-        raise UsageError("--vast-instance takes one instance; give several hosts with --host "
-                         "or --hostfile")
+    if request.hosts and request.vast_instances:
+        raise UsageError("give several hosts with --host/--hostfile or several "
+                         "--vast-instance, not both")
     if request.launch is None:
         raise UsageError("--attach follows one node of a job on several hosts: --host HOST "
                          "--attach RUN_ID-nodeN")
-    jobs = [RemoteJob(resolve_target(host, request.ssh_config, identity=request.identity),
+    client = None
+    places: list[tuple[str, str, float]] = [(host, f"--host {shlex.quote(host)}", 0.0)
+                                            for host in request.hosts]
+    if request.vast_instances:
+        from safelaunch.remote import vast
+
+        client = vast.VastClient(vast.find_api_key())
+        places = [(_vast_spec(client, instance, request.vast_wait, console),
+                   f"--vast-instance {instance}", VAST_SSH_WAIT)
+                  for instance in request.vast_instances]
+    jobs = [RemoteJob(resolve_target(spec, request.ssh_config, identity=request.identity),
                       request.python, request.remote_dir, request.accept_new_host_key,
-                      request.reconnect_timeout, request.local_runs,
-                      f"--host {shlex.quote(host)}") for host in request.hosts]
+                      request.reconnect_timeout, request.local_runs, option, wait)
+            for spec, option, wait in places]
     several = SeveralHosts(jobs, request.launch, request.run_id, console,
                            request.rdzv_endpoint)
     try:
-        return several.run()
+        code = several.run()
     except LINK_ERRORS as exc:  # the link broke where no retry applies
         raise RemoteError(f"lost a connection: {exc or type(exc).__name__}") from exc
+    if client is not None and several.ended:
+        for instance in request.vast_instances:
+            _end_instance(client, instance, request, console)
+    return code
+
+
+def _vast_spec(client: VastClient, instance_id: int, wait: float, console: Console) -> str:
+    """``user@host:port`` of a running instance's SSH, saying which address and why."""
+    from safelaunch.remote import vast
+
+    instance = client.wait_running(instance_id, wait, notice=console.notice)
+    choice = vast.ssh_choice(instance)
+    address = vast.first_reachable(choice, vast.accepts_connections)
+    spec = f"{address.user}@{address.host}:{address.port}"
+    why = (choice.why if address == choice.address else
+           f"{choice.address.host}:{choice.address.port} ({choice.why}) refused the "
+           "connection; trying the other address")
+    console.notice(f"VastAI instance {instance_id} is running; SSH {spec}: {why}")
+    return spec
+
+
+def _end_instance(client: VastClient, instance_id: int, request: RemoteRequest,
+                  console: Console) -> None:
+    if request.destroy_after:
+        client.destroy(instance_id)
+        console.notice(f"destroyed VastAI instance {instance_id}")
+    elif request.stop_after:
+        client.stop(instance_id)
+        console.notice(f"stopped VastAI instance {instance_id} (its disk still bills until it "
+                       "is destroyed)")
 
 
 def run_remote(request: RemoteRequest, console: Console) -> int:
@@ -76,15 +122,7 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
         from safelaunch.remote import vast
 
         client = vast.VastClient(vast.find_api_key())
-        instance = client.wait_running(request.vast_instance, request.vast_wait,
-                                       notice=console.notice)
-        choice = vast.ssh_choice(instance)
-        address = vast.first_reachable(choice, vast.accepts_connections)
-        spec = f"{address.user}@{address.host}:{address.port}"
-        why = (choice.why if address == choice.address else
-               f"{choice.address.host}:{choice.address.port} ({choice.why}) refused the "
-               "connection; trying the other address")
-        console.notice(f"VastAI instance {request.vast_instance} is running; SSH {spec}: {why}")
+        spec = _vast_spec(client, request.vast_instance, request.vast_wait, console)
         host_option = f"--vast-instance {request.vast_instance}"
         ssh_wait = VAST_SSH_WAIT  # "running" comes before the container's sshd is up
     else:
@@ -104,11 +142,5 @@ def run_remote(request: RemoteRequest, console: Console) -> int:
         raise RemoteError(f"lost the connection to {target.name}: "
                           f"{exc or type(exc).__name__}") from exc
     if client is not None and request.vast_instance is not None and outcome.ended:
-        if request.destroy_after:
-            client.destroy(request.vast_instance)
-            console.notice(f"destroyed VastAI instance {request.vast_instance}")
-        elif request.stop_after:
-            client.stop(request.vast_instance)
-            console.notice(f"stopped VastAI instance {request.vast_instance} (its disk still "
-                           "bills until it is destroyed)")
+        _end_instance(client, request.vast_instance, request, console)
     return outcome.exit_code

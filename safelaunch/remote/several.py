@@ -98,6 +98,9 @@ class SeveralHosts:
     """HOST:PORT of the rendezvous when the user gave one; else the first host's address and
     a port free there."""
     nodes: list[Node] = field(default_factory=list)
+    ended: bool = False
+    """Every node's job ended (so cloud instances may be stopped); not when detached or left
+    stopping."""
     interrupted: int | None = None
     """The exit code of a stop the user asked for (130 for Ctrl-C, 143 for SIGTERM)."""
 
@@ -121,6 +124,7 @@ class SeveralHosts:
                 return exit_codes.SUCCESS
             self.console.notice("Ctrl-C stops the job on every host")
             self._follow()
+            self.ended = all(node.end is not None for node in self.nodes)
             return self._finish()
         finally:
             for node in self.nodes:
