@@ -179,3 +179,16 @@ def test_node_consoles_prefix_every_line_with_the_node():
     with os.fdopen(read, "rb") as pipe:
         assert pipe.read() == (b"[node2 rank3] step 1\n[node2 rank3]: Traceback\n"
                                b"[node2] [safelaunch] stopping\n")
+
+
+@pytest.mark.parametrize(("names", "chosen"), [
+    (["lo", "eth0", "ib0"], "ib0"),
+    (["lo", "docker0", "eth0", "wg0"], "eth0"),
+    (["lo", "docker0"], "docker0"),
+    (["lo"], "lo"),
+    ([], None),
+])
+def test_the_interface_nccl_picks_by_itself(names, chosen):
+    from safelaunch.remote.several import nccl_default_interface
+
+    assert nccl_default_interface(names) == chosen

@@ -19,6 +19,8 @@ import pytest
 from conftest import safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
 from safelaunch.ports import find_free_port
+from safelaunch.remote import agent
+from safelaunch.remote.several import nccl_default_interface
 from sshd import SSHD, Lines, SshServer
 
 pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
@@ -32,6 +34,7 @@ rank = dist.get_rank()
 total = torch.ones(1)
 dist.all_reduce(total)
 print(f"sum {total.item():g} on node {os.environ['GROUP_RANK']}", flush=True)
+print(f"NCCL_SOCKET_IFNAME={os.environ.get('NCCL_SOCKET_IFNAME')}", flush=True)
 if len(sys.argv) > 1 and rank == int(sys.argv[1]):
     os._exit(3)  # sys.exit with gloo alive may abort in torch's own teardown (exit 134)
 dist.barrier()
@@ -115,6 +118,12 @@ def test_one_job_over_two_hosts_one_console_one_summary(several):
     assert "[node0 rank0] sum 2 on node 0" in out
     assert "[node1 rank1] sum 2 on node 1" in out
     assert "every host reaches the rendezvous" in err
+    # loopback is how these hosts reach each other; NCCL alone would take another interface
+    # where the machine has one, so the jobs are told
+    names = [name for name, _ in agent._interfaces()]
+    expected = "lo" if nccl_default_interface(names) != "lo" else "None"
+    assert f"[node1 rank1] NCCL_SOCKET_IFNAME={expected}" in out
+    assert ("its job gets NCCL_SOCKET_IFNAME=lo" in err) == (expected == "lo")
     merged = several.merged()
     assert merged["exit_code"] == 0
     assert [n["exit_code"] for n in merged["nodes"]] == [0, 0]
@@ -145,10 +154,10 @@ def test_an_unreachable_host_stops_everything_before_the_start(several):
 
 def test_a_rendezvous_the_other_hosts_cannot_reach_is_explained(several):
     # an address no host has: what a first host behind NAT looks like to the others
-    code, _, err = several.run(*FAST, "--rdzv-endpoint", "192.0.2.1:29400", "ddp.py",
+    code, _, err = several.run(*FAST, "--rdzv-endpoint", "198.51.100.1:29400", "ddp.py",
                                timeout=120)
     assert code == 125, err[-3000:]
-    assert "cannot open a TCP connection to 192.0.2.1:29400" in err
+    assert "cannot open a TCP connection to 198.51.100.1:29400" in err
     assert "overlay network" in err
     assert "started run" not in err
 

@@ -17,9 +17,13 @@ except ``follow`` and ``send``, whose stdout is a byte stream:
     stop CTL              SIGTERM to the job (``safelaunch run`` then stops its ranks)
     send DIR [FILE...]    a tar stream of DIR (and FILEs, at the top) on stdout
     list ROOT             the jobs started under ROOT, oldest first, with their specs
-    listen PORT SECONDS   listen on PORT (0: a free one) and accept connections until stdin
-                          closes or SECONDS pass; says the port first
-    reach HOST PORT       whether a TCP connection to HOST:PORT opens from here
+    listen PORT SECONDS TOKEN
+                          listen on PORT (0: a free one) until stdin closes or SECONDS pass,
+                          sending TOKEN to every connection; says the port first
+    reach HOST PORT TOKEN whether a TCP connection to HOST:PORT opens from here and the
+                          listener there answers TOKEN (not a middlebox), and through
+                          which local address and interface (every interface's IPv4 address
+                          and the NCCL_SOCKET_IFNAME set here, for the NCCL interface check)
 """
 
 from __future__ import annotations
@@ -349,7 +353,7 @@ def list_jobs(root: str) -> None:
     _say({"jobs": jobs})
 
 
-def listen(port: str, seconds: str) -> None:
+def listen(port: str, seconds: str, token: str) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -364,19 +368,65 @@ def listen(port: str, seconds: str) -> None:
         ready, _, _ = select.select([sock, sys.stdin], [], [], deadline - time.monotonic())
         if sock in ready:
             with contextlib.suppress(OSError):
-                sock.accept()[0].close()
+                peer = sock.accept()[0]
+                peer.settimeout(2.0)
+                peer.sendall(token.encode() + b"\n")
+                peer.close()
         if sys.stdin in ready and not os.read(sys.stdin.fileno(), 4096):
             break
     sock.close()
 
 
-def reach(host: str, port: str) -> None:
+def reach(host: str, port: str, token: str) -> None:
     try:
-        socket.create_connection((host, int(port)), timeout=5).close()
+        conn = socket.create_connection((host, int(port)), timeout=5)
     except (OSError, ValueError) as exc:
         _say({"error": getattr(exc, "strerror", None) or str(exc) or type(exc).__name__})
         return
-    _say({"ok": True})
+    address = conn.getsockname()[0]
+    answer = b""
+    try:
+        conn.settimeout(5)
+        while len(answer) <= len(token) and not answer.endswith(b"\n"):
+            data = conn.recv(256)
+            if not data:
+                break
+            answer += data
+    except OSError:
+        pass
+    conn.close()
+    if answer.strip() != token.encode():
+        _say({"error": "something else answered there (a proxy or another service), not "
+                       "the first host's check"})
+        return
+    interfaces = _interfaces()
+    _say({"ok": True, "address": address,
+          "interface": next((name for name, ip in interfaces if ip == address), None),
+          "interfaces": interfaces, "nccl_socket_ifname": os.environ.get("NCCL_SOCKET_IFNAME")})
+
+
+def _interfaces() -> list[list[str]]:
+    """(name, IPv4 address) of every interface that has one, in the kernel's order."""
+    found: list[list[str]] = []
+    try:
+        import fcntl
+        import struct
+
+        names = socket.if_nameindex()
+    except (ImportError, OSError):
+        return found
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        for _, name in names[:256]:
+            request = struct.pack("256s", name.encode()[:15])
+            try:
+                reply = fcntl.ioctl(probe.fileno(), 0x8915, request)  # SIOCGIFADDR
+            except OSError:
+                continue  # no IPv4 address
+            found.append([name, socket.inet_ntoa(reply[20:24])])
+    finally:
+        probe.close()
+    return found
 
 
 COMMANDS = {"manifest": manifest, "receive": receive, "check": check, "start": start,

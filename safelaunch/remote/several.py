@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import signal
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,9 @@ MAX_HOSTS = 64
 LISTEN_SECONDS = 60
 RANK_PREFIX = re.compile(rb"^\[rank(\d{1,6})\](:?) ", re.MULTILINE)
 MAX_SUMMARY_BYTES = 16 << 20
+NCCL_IFNAME = "NCCL_SOCKET_IFNAME"
+IFNAME = re.compile(r"[A-Za-z0-9_.:@-]{1,15}")
+"""A Linux interface name (IFNAMSIZ - 1 characters)."""
 TORCH_RDZV_PORT = 29400
 """torch's default c10d rendezvous port (torchrun's --rdzv-endpoint without a port)."""
 
@@ -75,6 +79,8 @@ class Node:
     error: str | None = None
     follower: Follower | None = None
     local: Path | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """Variables for this node's job only (the NCCL interface)."""
 
     @property
     def name(self) -> str:
@@ -156,7 +162,8 @@ class SeveralHosts:
             host, _, port = self.rdzv_endpoint.rpartition(":")
             if not host:
                 host, port = self.rdzv_endpoint, str(TORCH_RDZV_PORT)
-        chan = first.agent.open("listen", port, str(LISTEN_SECONDS))
+        token = secrets.token_hex(8)
+        chan = first.agent.open("listen", port, str(LISTEN_SECONDS), token)
         try:
             chan.settimeout(30.0)
             answer = _json_line(chan.makefile("rb").readline(), first.name)
@@ -164,9 +171,14 @@ class SeveralHosts:
                 raise StartError(f"cannot listen on port {port} of {first.name} for the "
                                  f"rendezvous: {str(answer.get('error'))[:200]}")
             port = str(replies.port(answer["port"], first.name))
-            for node in self.nodes[1:]:
+            for node in self.nodes:
                 assert node.agent is not None
-                reply = node.agent.call("reach", host, port, timeout=30.0)
+                reply = node.agent.call("reach", host, port, token, timeout=30.0)
+                if reply.get("ok"):
+                    self._nccl_interface(node, reply)
+                    continue
+                if node is first:
+                    continue  # a NAT'd address may not loop back to its own host: no verdict
                 if not reply.get("ok"):
                     raise StartError(
                         f"{node.name} cannot open a TCP connection to {host}:{port}, where "
@@ -181,13 +193,33 @@ class SeveralHosts:
                             f"{host}:{port}")
         return f"{host}:{port}"
 
+    def _nccl_interface(self, node: Node, reply: dict[str, Any]) -> None:
+        """NCCL picks its own interface (InfiniBand, then any but docker and lo): when that is
+        not the one this host reaches the rendezvous through, the job would hang in NCCL's
+        bootstrap.  Set NCCL_SOCKET_IFNAME for that node, unless the user chose one."""
+        route = _interface_name(reply.get("interface"))
+        names = [n for item in (reply.get("interfaces") or [])[:256]
+                 if isinstance(item, list) and item and (n := _interface_name(item[0]))]
+        if (route is None or reply.get("nccl_socket_ifname")
+                or NCCL_IFNAME in self.launch.env):
+            return
+        chosen = nccl_default_interface(names)
+        if chosen == route:
+            return
+        node.env[NCCL_IFNAME] = route
+        self.console.notice(
+            f"node{node.index}: {node.name} reaches the rendezvous through {route}, but NCCL "
+            f"would pick {chosen or 'no interface'} by itself: its job gets "
+            f"{NCCL_IFNAME}={route} (-e {NCCL_IFNAME}=... chooses another)")
+
     def _start(self, node: Node, endpoint: str) -> None:
         assert node.agent is not None
         conf = "is_host=1" if node.index == 0 else "is_host=0"
         args = ("--nnodes", str(len(self.nodes)), "--rdzv-backend", "c10d",
                 "--rdzv-endpoint", endpoint, "--rdzv-id", self.run_id,
                 "--rdzv-conf", conf, "--local-addr", node.address)
-        node.run_dir = node.session.start_job(node.agent, self.launch, self._node_run(node),
+        launch = replace(self.launch, env={**node.env, **self.launch.env})
+        node.run_dir = node.session.start_job(node.agent, launch, self._node_run(node),
                                               node.executable, args)
 
     def _follow(self) -> None:
@@ -262,6 +294,24 @@ class SeveralHosts:
         self.console.notice(f"job {self.run_id} on {len(self.nodes)} hosts exited with code "
                             f"{code}{where}")
         return code
+
+
+def nccl_default_interface(names: list[str]) -> str | None:
+    """The interface NCCL's bootstrap takes when NCCL_SOCKET_IFNAME is unset: the first
+    InfiniBand one (``ib*``), else the first that is neither ``docker*`` nor ``lo*``, else
+    docker, else loopback (``ncclFindInterfaces`` in NCCL's socket code)."""
+    for accept in (lambda n: n.startswith("ib"),
+                   lambda n: not n.startswith(("docker", "lo")),
+                   lambda n: n.startswith("docker"),
+                   lambda n: n.startswith("lo")):
+        found = next((name for name in names if accept(name)), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _interface_name(value: object) -> str | None:
+    return value if isinstance(value, str) and IFNAME.fullmatch(value) else None
 
 
 def _follow_node(node: Node) -> None:
