@@ -8,6 +8,10 @@
   seconds from the stall to every node having exited, and the culprit each node names
   (torchrun has no hang detection: it waits for gloo's timeout, cut here at ``--cap`` s).
 
+- a healthy job (plain DDP, 2 x 2 ranks): seconds per 1000 steps, between the lines of
+  steps 200 and 1200 as they reach the console (what the shared view and the rank runtime
+  cost a training step, both launchers alternating).
+
 Both launchers run the same script with the same arguments in the same run.  The job view's
 cost is in the launcher only (no rank does anything more): its store traffic is
 ``1 / POLL_S`` polls of two keys plus ``1 / PUBLISH_S`` progress records per node.
@@ -20,6 +24,7 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -100,6 +105,37 @@ def run_case(launcher: str, script: list[str], marker: str, env: dict[str, str],
     return took, codes, verdicts
 
 
+def step_seconds(launcher: str, env: dict[str, str], first: int = 200,
+                 last: int = 1200) -> float | None:
+    """Seconds between the console lines of steps ``first`` and ``last`` of a healthy job."""
+    port = free_port()
+    seen: dict[str, float] = {}
+    marks = {f"step {first}\n".encode(), f"step {last}\n".encode()}
+    with tempfile.TemporaryDirectory(prefix="bench-mn-") as tmp:
+        procs = []
+        for node in (0, 1):
+            cwd = Path(tmp) / f"n{node}"
+            cwd.mkdir()
+            procs.append(subprocess.Popen(
+                node_cmd(launcher, port, [str(FRAMEWORKS / "ddp_plain.py")]), cwd=cwd,
+                env={**env, "MAX_STEPS": str(last + 1)}, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, start_new_session=True))
+        assert procs[0].stdout is not None
+        for line in procs[0].stdout:
+            for mark in marks:
+                if line.endswith(mark) and mark.decode() not in seen:
+                    seen[mark.decode()] = time.monotonic()
+        for proc in procs:
+            try:
+                proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
+    if len(seen) < 2:
+        return None
+    return seen[f"step {last}\n"] - seen[f"step {first}\n"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=2)
@@ -113,6 +149,19 @@ def main() -> None:
                            {**base, "PYTHONPATH": str(FRAMEWORKS), "STALL_RANK": "2",
                             "STALL_KIND": "sleep", "STALL_AT": "5"}),
     }
+    steps: dict[str, list[float]] = {"torchrun": [], "safelaunch": []}
+    for _ in range(args.repeat):
+        for launcher in ("torchrun", "safelaunch", "safelaunch", "torchrun"):  # ABBA
+            took = step_seconds(launcher, {**base, "PYTHONPATH": str(FRAMEWORKS)})
+            if took is not None:
+                steps[launcher].append(took)
+    for launcher, times in steps.items():
+        shown = ", ".join(f"{t:.2f}" for t in sorted(times))
+        print(f"healthy 1000 steps {launcher:<11} {shown} s", flush=True)
+    if steps["torchrun"] and steps["safelaunch"]:
+        ratio = statistics.median(steps["safelaunch"]) / statistics.median(steps["torchrun"])
+        print(f"healthy step time ratio safelaunch / torchrun (medians): {ratio:.3f}",
+              flush=True)
     print(f"{'case':<16} {'launcher':<11} {'to every exit':>14}  exit codes  verdicts")
     for name, (script, marker, env) in cases.items():
         for launcher in ("torchrun", "safelaunch"):
