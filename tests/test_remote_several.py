@@ -141,6 +141,10 @@ def test_a_failing_rank_on_the_second_host_is_every_nodes_exit_code(several):
     assert [n["exit_code"] for n in merged["nodes"]] == [3, 3]
     assert [n["root_cause_rank"] for n in merged["nodes"]] == [1, 1]
     assert "global rank 1" in merged["nodes"][0]["reason"]
+    # the cause is diagnosed where it happened, on the second host
+    assert merged["diagnosis"]["node"] == 1
+    assert merged["diagnosis"]["findings"][0]["rank"] == 1
+    assert "node1: diagnosis: " in err
     assert no_job_left(several.remote_dir)
 
 

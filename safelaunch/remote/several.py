@@ -25,7 +25,8 @@ from typing import Any
 
 from safelaunch import exit_codes
 from safelaunch.console import Console
-from safelaunch.errors import RemoteError, StartError, UsageError
+from safelaunch.diagnose import Diagnosis, diagnose, from_run_dir, render
+from safelaunch.errors import RemoteError, SafelaunchError, StartError, UsageError
 from safelaunch.remote import replies
 from safelaunch.remote.calls import LINK_ERRORS, Agent
 from safelaunch.remote.runner import Interrupted, Launch, RemoteJob, RemoteSession
@@ -284,12 +285,18 @@ class SeveralHosts:
                        "error": n.error}
                       for n, c, s in zip(self.nodes, codes, summaries, strict=True)],
         }
+        root = root_node(codes, summaries)
+        diagnosis = _diagnosis_of(self.nodes[root].local) if root is not None and code else None
+        if diagnosis is not None:
+            merged["diagnosis"] = {"node": root, **diagnosis.to_json()}
         if local_root.is_dir():
             write_json(local_root / "summary.json", merged)
         for node, node_code in zip(self.nodes, codes, strict=True):
             said = "no exit code" if node_code is None else f"exit code {node_code}"
             self.console.notice(f"node{node.index} ({node.name}): {said}"
                                 + (f" ({node.error})" if node.error else ""))
+        if diagnosis is not None:
+            self.console.notice(f"node{root}: " + render(diagnosis).splitlines()[0])
         where = f"; run directories in {local_root}" if local_root.is_dir() else ""
         self.console.notice(f"job {self.run_id} on {len(self.nodes)} hosts exited with code "
                             f"{code}{where}")
@@ -312,6 +319,15 @@ def nccl_default_interface(names: list[str]) -> str | None:
 
 def _interface_name(value: object) -> str | None:
     return value if isinstance(value, str) and IFNAME.fullmatch(value) else None
+
+
+def _diagnosis_of(local: Path | None) -> Diagnosis | None:
+    if local is None:
+        return None
+    try:
+        return diagnose(from_run_dir(local))
+    except SafelaunchError:
+        return None
 
 
 def _follow_node(node: Node) -> None:
@@ -356,14 +372,23 @@ def merged_exit_code(codes: list[int | None], summaries: list[dict[str, Any] | N
     known = [c for c in codes if c is not None]
     if len(known) == len(codes) and not any(known):
         return exit_codes.SUCCESS
-    for code, summary in zip(codes, summaries, strict=True):
+    root = root_node(codes, summaries)
+    if root is not None:
+        return codes[root] or exit_codes.REMOTE
+    return next((c for c in known if c), exit_codes.REMOTE)
+
+
+def root_node(codes: list[int | None], summaries: list[dict[str, Any] | None]) -> int | None:
+    """The node whose own rank failed first (its summary's root-cause rank is one of its
+    ranks), if one says so."""
+    for node, (code, summary) in enumerate(zip(codes, summaries, strict=True)):
         root = (summary or {}).get("root_cause_rank")
         ranks = (summary or {}).get("ranks")
         local = isinstance(ranks, list) and any(
             isinstance(r, dict) and r.get("global_rank") == root for r in ranks)
         if code and root is not None and local:
-            return code
-    return next((c for c in known if c), exit_codes.REMOTE)
+            return node
+    return None
 
 
 def _json_line(line: bytes, host: str) -> dict[str, Any]:
