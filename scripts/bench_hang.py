@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import psutil
+from benchutil import kill_tree
 
 from safelaunch.ports import find_free_port
 
@@ -93,7 +94,7 @@ def detection(work: Path, cmd: list[str], cap: float | None) -> float | None:
     try:
         proc.wait(timeout=cap)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        kill_tree(proc)  # torchrun's workers outlive a killed torchrun
         proc.wait()
         return None
     return time.time() - float(stamp.read_text())

@@ -32,6 +32,8 @@ import threading
 import time
 from pathlib import Path
 
+from benchutil import kill_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 FAULT = ROOT / "tests" / "fixtures" / "fault.py"
 FRAMEWORKS = ROOT / "tests" / "fixtures" / "frameworks"
@@ -90,7 +92,7 @@ def run_case(launcher: str, script: list[str], marker: str, env: dict[str, str],
         codes: list[int | None] = [p.returncode for _, p in procs]
         for _, proc in procs:
             if proc.poll() is None:
-                os.killpg(proc.pid, 9)
+                kill_tree(proc)
                 proc.wait()
         verdicts = []
         for cwd, _ in procs:
@@ -129,7 +131,7 @@ def step_seconds(launcher: str, env: dict[str, str], first: int = 200,
             try:
                 proc.wait(timeout=120)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, 9)
+                kill_tree(proc)
                 proc.wait()
     if len(seen) < 2:
         return None
