@@ -114,3 +114,48 @@ def test_a_rank_stalled_on_one_node_is_the_culprit_on_every_node(tmp_path):
     assert "2" in elsewhere["hang"]["stack_hosts"]
     assert any("stall" in frame or "sleep" in frame
                for frame in elsewhere["hang"]["stacks"]["2"]), elsewhere["hang"]["stacks"]
+
+
+def test_a_node_whose_launcher_is_killed_leaves_nothing_and_is_not_blamed_here(tmp_path):
+    """``kill -9`` of one node's safelaunch: its reaper and its ranks' launcher watch stop that
+    node's ranks; the other node's rank loses its peer, and its diagnosis calls it a witness
+    (the cause is on the node that went away), not a script that exited with an error."""
+    import time
+
+    import psutil
+
+    frameworks = FIXTURES / "frameworks"
+    env = {**os.environ, "PYTHONPATH": str(frameworks), "MAX_STEPS": "100000"}
+    port = _free_port()
+    procs = []
+    for node in (0, 1):
+        cwd = tmp_path / f"node{node}"
+        cwd.mkdir()
+        procs.append(subprocess.Popen(
+            safelaunch_cmd("run", "--nnodes", "2", "--nproc", "2", "--rdzv-backend", "c10d",
+                           "--rdzv-endpoint", f"127.0.0.1:{port}", "--rdzv-id", "shared",
+                           "--no-minimal-test", str(frameworks / "ddp_plain.py")),
+            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env))
+        time.sleep(1.0)  # node 0 holds the store
+    assert procs[1].stdout is not None
+    for line in procs[1].stdout:
+        if line.endswith(b"step 20\n"):
+            break
+    procs[1].kill()
+    procs[1].wait()
+    _, err = procs[0].communicate(timeout=120)
+    assert procs[0].returncode not in (0, 124), err.decode()[-3000:]
+    summary = json.loads((tmp_path / "node0" / "safelaunch_runs" / "latest" /
+                          "summary.json").read_text())
+    assert summary["diagnosis"]["findings"][0]["id"] == "peer-died-silently", summary
+    gone = tmp_path / "node1" / "safelaunch_runs" / "latest" / "summary.json"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not gone.exists():
+        time.sleep(0.2)
+    assert json.loads(gone.read_text())["status"] == "launcher_died"
+    while time.monotonic() < deadline:
+        left = [p for p in psutil.process_iter(["cwd"]) if str(tmp_path) in (p.info["cwd"] or "")]
+        if not left:
+            break
+        time.sleep(0.2)
+    assert not left, [p.cmdline() for p in left]

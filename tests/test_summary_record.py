@@ -51,3 +51,37 @@ def test_another_nodes_first_failure_is_the_root():
                          "global_root": {"rank": 3, "returncode": -9, "host": "node1"}})
     assert (logs.root_rank, logs.root_returncode) == (3, -9)
     assert "global rank 3 on node1 failed first (SIGKILL)" in logs.fact_evidence["remote_root"][0]
+
+
+def _run_dir(tmp_path, log: str):
+    import json
+
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "rank0.log").write_text(log)
+    (run / "rank1.log").write_text("2026-11-24T06:00:00.000Z --- stopped\n")
+    (run / "summary.json").write_text(json.dumps({
+        "status": "failed", "exit_code": 1, "root_cause_rank": 0,
+        "ranks": [{"global_rank": 0, "state": "failed", "returncode": 1},
+                  {"global_rank": 1, "state": "stopped", "returncode": -15}]}))
+    return run
+
+
+def test_a_root_rank_that_only_lost_a_peer_is_a_witness(tmp_path):
+    from safelaunch.diagnose import diagnose, from_run_dir
+
+    run = _run_dir(tmp_path, (
+        "2026-11-24T06:00:00.000Z err [rank0]: Traceback (most recent call last):\n"
+        "2026-11-24T06:00:00.000Z err [rank0]: RuntimeError: [../gloo/transport/tcp/pair.cc:553]"
+        " Connection closed by peer [127.0.0.1]:47023. This is typically caused by a remote "
+        "worker crashing.\n"))
+    found = diagnose(from_run_dir(run))
+    assert [f.id for f in found.findings][:1] == ["peer-died-silently"]
+
+
+def test_a_root_rank_that_exited_on_its_own_is_not_a_witness(tmp_path):
+    from safelaunch.diagnose import diagnose, from_run_dir
+
+    run = _run_dir(tmp_path, "2026-11-24T06:00:00.000Z out step 3\n")
+    found = diagnose(from_run_dir(run))
+    assert [f.id for f in found.findings][:1] == ["nonzero-exit"]

@@ -21,6 +21,7 @@ from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.diagnose.summary import SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
+from safelaunch.supervisor.result import PEER_GONE
 from safelaunch.supervisor.rundir import fallback_summary
 
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
@@ -28,6 +29,7 @@ RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
 SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "6": "SIGABRT", "7": "SIGBUS", "9": "SIGKILL",
                 "11": "SIGSEGV", "15": "SIGTERM"}
 MAX_JSON_BYTES = 16 << 20
+MAX_TAIL_CHARS = 200_000
 
 
 @dataclass
@@ -138,7 +140,22 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
         logs.add_fact("preflight_failed", failed_checks)
         logs.failed = True
     _exit_fact(logs)
+    _lost_peer_fact(logs)
     return logs
+
+
+def _lost_peer_fact(logs: LogSet) -> None:
+    """The root-cause rank's own log says it lost a peer: it is a witness of a failure no
+    rank here reported (another node's launcher or host went away)."""
+    if logs.root_rank is None or "remote_root" in logs.facts:
+        return
+    own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
+    text = own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+    found = PEER_GONE.search(text)
+    if found is not None:
+        start = text.rfind("\n", 0, found.start()) + 1
+        end = text.find("\n", found.end())
+        logs.add_fact("root_lost_peer", [text[start:end if end >= 0 else None][:300]])
 
 
 def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
