@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from safelaunch.diagnose.sources import LogSet, _read_summary
 from safelaunch.diagnose.summary import MAX_REASON_CHARS, SummaryRecord
 
@@ -53,7 +55,7 @@ def test_another_nodes_first_failure_is_the_root():
     assert "global rank 3 on node1 failed first (SIGKILL)" in logs.fact_evidence["remote_root"][0]
 
 
-def _run_dir(tmp_path, log: str):
+def _run_dir(tmp_path, log: str, returncode: int = 1):
     import json
 
     run = tmp_path / "run"
@@ -61,20 +63,30 @@ def _run_dir(tmp_path, log: str):
     (run / "rank0.log").write_text(log)
     (run / "rank1.log").write_text("2026-11-24T06:00:00.000Z --- stopped\n")
     (run / "summary.json").write_text(json.dumps({
-        "status": "failed", "exit_code": 1, "root_cause_rank": 0,
-        "ranks": [{"global_rank": 0, "state": "failed", "returncode": 1},
+        "status": "failed", "exit_code": 1 if returncode > 0 else 128 - returncode,
+        "root_cause_rank": 0,
+        "ranks": [{"global_rank": 0, "state": "failed", "returncode": returncode},
                   {"global_rank": 1, "state": "stopped", "returncode": -15}]}))
     return run
 
 
-def test_a_root_rank_that_only_lost_a_peer_is_a_witness(tmp_path):
+LOST_PEER = (
+    "2026-11-24T06:00:00.000Z err [rank0]: Traceback (most recent call last):\n"
+    "2026-11-24T06:00:00.000Z err [rank0]: RuntimeError: [../gloo/transport/tcp/pair.cc:553]"
+    " Connection closed by peer [127.0.0.1]:47023. This is typically caused by a remote "
+    "worker crashing.\n")
+
+
+@pytest.mark.parametrize(("tail", "returncode"), [
+    ("", 1),
+    # the uncaught exception ends the interpreter and gloo's threads abort on the way out
+    ("2026-11-24T06:00:00.100Z err terminate called without an active exception\n"
+     "2026-11-24T06:00:00.100Z err Fatal Python error: Aborted\n", -6),
+])
+def test_a_root_rank_that_only_lost_a_peer_is_a_witness(tmp_path, tail, returncode):
     from safelaunch.diagnose import diagnose, from_run_dir
 
-    run = _run_dir(tmp_path, (
-        "2026-11-24T06:00:00.000Z err [rank0]: Traceback (most recent call last):\n"
-        "2026-11-24T06:00:00.000Z err [rank0]: RuntimeError: [../gloo/transport/tcp/pair.cc:553]"
-        " Connection closed by peer [127.0.0.1]:47023. This is typically caused by a remote "
-        "worker crashing.\n"))
+    run = _run_dir(tmp_path, LOST_PEER + tail, returncode)
     found = diagnose(from_run_dir(run))
     assert [f.id for f in found.findings][:1] == ["peer-died-silently"]
 

@@ -29,7 +29,8 @@ RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
 SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "6": "SIGABRT", "7": "SIGBUS", "9": "SIGKILL",
                 "11": "SIGSEGV", "15": "SIGTERM"}
 MAX_JSON_BYTES = 16 << 20
-MAX_TAIL_CHARS = 200_000
+MAX_TAIL_CHARS = 64_000
+"""How far back from the end of the root rank's log a lost peer counts."""
 
 
 @dataclass
