@@ -72,22 +72,23 @@ class Several:
 
     def run(self, *args: str, hosts: list[str] | None = None, timeout: float = 180,
             env: dict[str, str] | None = None) -> tuple[int, str, str]:
+        proc = self.start(*args, hosts=hosts, env=env)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
+        return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+    def start(self, *args: str, hosts: list[str] | None = None,
+              env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         chosen = self.hosts if hosts is None else hosts
         host_args = [a for h in chosen for a in ("--host", h)]
         argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
                               "--remote-python", sys.executable, "--sync", str(self.project),
                               *args)
-        proc = subprocess.run(argv, cwd=self.local, env=env or self.servers[0].client_env(),
-                              capture_output=True, timeout=timeout)
-        return (proc.returncode, proc.stdout.decode(errors="replace"),
-                proc.stderr.decode(errors="replace"))
-
-    def start(self, *args: str) -> subprocess.Popen[bytes]:
-        host_args = [a for h in self.hosts for a in ("--host", h)]
-        argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
-                              "--remote-python", sys.executable, "--sync", str(self.project),
-                              *args)
-        return subprocess.Popen(argv, cwd=self.local, env=self.servers[0].client_env(),
+        return subprocess.Popen(argv, cwd=self.local, env=env or self.servers[0].client_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def merged(self) -> dict:

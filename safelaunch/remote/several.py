@@ -343,10 +343,8 @@ def _follow_node(node: Node) -> None:
 def _fetch(node: Node, local_root: Path, run: str) -> Path | None:
     assert node.follower is not None
     session = node.session
-    fetcher = RemoteSession(RemoteJob(session.job.target, session.python,
-                                      session.job.remote_dir, session.job.accept_new_host_key,
-                                      session.job.reconnect_timeout, local_root),
-                            session.console)
+    fetcher = RemoteSession(replace(session.job, local_runs=local_root), session.console)
+    fetcher.python = session.python
     try:
         return fetcher.fetch(node.follower, run, node.run_dir, f"node{node.index}")
     except RemoteError as exc:
