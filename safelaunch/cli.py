@@ -83,13 +83,15 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     from safelaunch.pipeline import run_job
     from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
+    from safelaunch.supervisor.engine import single_node_store
 
     opts["grace_period"] = resolve_grace_period(opts["grace_period"], opts["shutdown_timeout"],
                                                 os.environ)
     run_config = RunConfig(script=script, script_args=tuple(script_args),
                            config_file=ctx.meta.get("safelaunch.config_file"), **opts)
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
-                      short_id=secrets.token_hex(3), cwd=Path.cwd())
+                      short_id=secrets.token_hex(3), cwd=Path.cwd(),
+                      single_node_store=single_node_store())
     console = Console()
     result = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(result.outcome))

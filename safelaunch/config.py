@@ -211,6 +211,7 @@ class RunConfig:
     local_ranks_filter: str = ""
     duplicate_stdout_filters: str = ""
     duplicate_stderr_filters: str = ""
+    log_line_prefix_template: str | None = None
     logs_specs: str | None = None
     numa_binding: str | None = None
     signals_to_handle: str = defaults.SIGNALS_TO_HANDLE

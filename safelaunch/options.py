@@ -83,6 +83,20 @@ def option(*names: str, dest: str, torchrun: str | None = None, pet: bool = True
     return click.option(*_spellings(names), dest, cls=Option, envvar=envvars, **kwargs)
 
 
+def _print_completion(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """Eager ``--print-completion``: torchrun's answer, then exit (as torchrun does)."""
+    if value is None or ctx.resilient_parsing:
+        return
+    from safelaunch.errors import UsageError
+    from safelaunch.supervisor.engine import print_completion
+
+    try:
+        code = print_completion(value)
+    except UsageError as exc:
+        raise click.UsageError(str(exc), ctx) from exc
+    ctx.exit(code)
+
+
 run_options: list[Callable[[F], F]] = [
     option("--nproc", "--nproc-per-node", dest="nproc", torchrun="nproc_per_node",
            type=NprocType(), show_default=True,
@@ -145,6 +159,11 @@ run_options: list[Callable[[F], F]] = [
     option("--duplicate-stderr-filters", dest="duplicate_stderr_filters",
            torchrun="duplicate_stderr_filters", type=str,
            help="The same for stderr (filtered_stderr.log)."),
+    option("--log-line-prefix-template", dest="log_line_prefix_template",
+           torchrun="log_line_prefix_template", type=str,
+           help="Prefix of every console line, with ${role_name}, ${rank}, ${local_rank} and "
+                "(torch >= 2.14) ${hostname}  [default: TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE, "
+                "else '[rankN] ']."),
     option("--logs-specs", dest="logs_specs", torchrun="logs_specs", pet=False, type=str,
            help="A torchrun.logs_specs entry point deciding --log-dir's files."),
     option("--numa-binding", dest="numa_binding", torchrun="numa_binding", pet=False, type=str,
@@ -161,6 +180,10 @@ run_options: list[Callable[[F], F]] = [
            help="LOCAL_RANK=0 in every worker, each seeing only its own GPU as device 0."),
     option("--local-addr", dest="local_addr", torchrun="local_addr", type=str,
            help="Address of this node as the other nodes see it."),
+    option("--print-completion", dest="print_completion", torchrun="print_completion",
+           pet=False, type=str, is_eager=True, expose_value=False, callback=_print_completion,
+           help="Print torchrun's shell completion script for SHELL (bash, zsh, tcsh) and "
+                "exit, as torchrun does (torch >= 2.14, with shtab installed)."),
     option("--run-dir", dest="run_dir", type=click.Path(file_okay=False),
            help="Directory for this run's logs and summary "
                 "[default: ./safelaunch_runs/<UTC time>-<id>]."),

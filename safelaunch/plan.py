@@ -93,7 +93,10 @@ def build_plan(
     now: datetime,
     short_id: str,
     cwd: Path,
+    single_node_store: bool = True,
 ) -> LaunchPlan:
+    """``single_node_store``: the installed torch's torchrun turns a one-node static job into a
+    local c10d store (``engine.single_node_store``); False for an older torch."""
     run_id = make_run_id(now, short_id)
     if config.run_dir:
         run_dir, runs_root = (cwd / config.run_dir), None
@@ -104,7 +107,7 @@ def build_plan(
         run_dir = runs_root / run_id
 
     backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id
-    local_store = uses_local_store(config)
+    local_store = uses_local_store(config, single_node_store)
     if local_store:
         # What torchrun's run() does (torch 2.13 also without --standalone): a c10d store
         # on a free port of this machine, the port chosen by the kernel, so no two jobs clash.
@@ -162,17 +165,20 @@ def minimal_test_config(base: RunConfig, run_dir: Path, timeout: float,
         deadline_s=timeout + 10, preflight=False, minimal_test=False, debug_level="off")
 
 
-def uses_local_store(config: RunConfig) -> bool:
-    """torchrun's single-node rule: ``--standalone``, or a static rendezvous on one node with
-    neither an endpoint nor a master port, becomes a c10d store on a free local port."""
-    return config.standalone or (config.rdzv_backend == "static" and config.single_node
-                                 and not config.rdzv_endpoint and config.master_port is None)
+def uses_local_store(config: RunConfig, single_node_store: bool = True) -> bool:
+    """torchrun's single-node rule: ``--standalone``, or (where the torch has the rule) a
+    static rendezvous on one node with neither an endpoint nor a master port, becomes a c10d
+    store on a free local port."""
+    return config.standalone or (single_node_store and config.rdzv_backend == "static"
+                                 and config.single_node and not config.rdzv_endpoint
+                                 and config.master_port is None)
 
 
 # torchrun options written back only when set, so a torch without one still runs the rest.
 _FLAGS = ("local_addr", "start_method", "event_log_handler", "log_dir", "redirects", "tee",
           "local_ranks_filter", "duplicate_stdout_filters", "duplicate_stderr_filters",
-          "logs_specs", "numa_binding", "signals_to_handle", "shutdown_timeout")
+          "logs_specs", "numa_binding", "signals_to_handle", "shutdown_timeout",
+          "log_line_prefix_template")
 _SWITCHES = ("module", "no_python", "run_path", "virtual_local_rank")
 
 

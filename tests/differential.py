@@ -15,11 +15,12 @@ import shutil
 import stat
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from safelaunch.ports import find_free_port
+from safelaunch.supervisor.engine import torchrun_options
 
 FIXTURES = Path(__file__).parent / "fixtures"
 README = Path(__file__).parent.parent / "README.md"
@@ -39,6 +40,16 @@ class Case:
     """ok | usage (safelaunch exits 2) | start (125: the workers could not start) | rank:N
     (the ranks exit N; torchrun says 1)."""
     safelaunch_args: list[str] = field(default_factory=list)
+    needs: tuple[str, ...] = ()
+    """torchrun options the case uses that an older torch's launcher lacks: there both
+    launchers refuse the case (argparse's exit 2, safelaunch's one line and 2)."""
+
+    def for_this_torch(self) -> Case:
+        """The case as the installed torch's torchrun answers it."""
+        known = torchrun_options()
+        if all(option in known for option in self.needs):
+            return self
+        return replace(self, torchrun_code=2, outcome="usage")
 
     @property
     def safelaunch_code(self) -> int:

@@ -8,10 +8,13 @@ a traceback)."""
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
 from differential import Case, compare, payload_lines, prefixed, run_launcher
+
+from safelaunch.supervisor.engine import torchrun_options
 
 pytestmark = pytest.mark.slow
 
@@ -46,16 +49,29 @@ CASES = [
     Case("local ranks filter", ["--local-ranks-filter", "1", *N2, "envdump.py"]),
     Case("duplicate filters", ["--log-dir", "{logs}", "--tee", "3", "--duplicate-stdout-filters",
                                "rank 1", "--duplicate_stderr_filters", "err from", *N2,
-                               "envdump.py"]),
+                               "envdump.py"],
+         needs=("--duplicate-stdout-filters", "--duplicate-stderr-filters")),
     Case("abbreviations", ["--stand", "--nproc_per", "2", "--redirect", "2", "--log-d",
                            "{logs}", "envdump.py"]),
     Case("signals, shutdown timeout, events, start method", [
         "--signals-to-handle", "SIGTERM,SIGINT,SIGUSR1", "--shutdown-timeout", "5",
-        "--event-log-handler", "console", "--start-method", "fork", *N2, "envdump.py"]),
-    Case("virtual local rank", ["--virtual-local-rank", *N2, "envdump.py"]),
+        "--event-log-handler", "console", "--start-method", "fork", *N2, "envdump.py"],
+        needs=("--signals-to-handle", "--shutdown-timeout", "--event-log-handler")),
+    Case("virtual local rank", ["--virtual-local-rank", *N2, "envdump.py"],
+         needs=("--virtual-local-rank",)),
     Case("OMP_NUM_THREADS of the user", [*N2, "envdump.py"], env={"OMP_NUM_THREADS": "3"}),
     Case("line prefix template", ["-t", "3", *N2, "envdump.py"],
          env={"TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": "<${role_name}|${rank}|${local_rank}> "}),
+    Case("line prefix template option", ["--log-line-prefix-template",
+                                         "<${hostname}|${rank}> ", "-t", "3", *N2, "envdump.py"],
+         needs=("--log-line-prefix-template",)),
+    # PET_ wins over TORCHELASTIC_ where torchrun reads it; an older torchrun ignores it
+    Case("PET line prefix template", ["-t", "3", *N2, "envdump.py"],
+         env={"PET_LOG_LINE_PREFIX_TEMPLATE": "<${local_rank}|${hostname}> ",
+              "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": "<${rank}> "}),
+    # an option an older torch lacks, set only through PET_: ignored as that torchrun does
+    Case("PET of a newer option", [*N2, "envdump.py"], env={"PET_VIRTUAL_LOCAL_RANK": "1",
+                                                          "PET_SHUTDOWN_TIMEOUT": "4"}),
     Case("bad start method", ["--start-method", "bogus", "envdump.py"], torchrun_code=2,
          outcome="usage"),
     Case("bad redirects", ["--redirects", "x", "envdump.py"], torchrun_code=1, outcome="usage"),
@@ -65,7 +81,7 @@ CASES = [
     Case("unknown device word", ["--nproc-per-node", "tpu", "envdump.py"], torchrun_code=1,
          outcome="usage"),
     Case("NUMA binding without a GPU", ["--numa-binding", "node", *N2, "envdump.py"],
-         torchrun_code=1, outcome="start"),
+         torchrun_code=1, outcome="start", needs=("--numa-binding",)),
     Case("xpu without one", ["--nproc-per-node", "xpu", "envdump.py"], torchrun_code=1,
          outcome="usage"),
 ]
@@ -73,6 +89,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_same_as_torchrun(case: Case, tmp_path: Path) -> None:
+    case = case.for_this_torch()
     launch_env = dict(os.environ)
     torch_result = run_launcher("torchrun", case, tmp_path / "torchrun", launch_env)
     ours = run_launcher("safelaunch", case, tmp_path / "safelaunch", launch_env)
@@ -82,13 +99,25 @@ def test_same_as_torchrun(case: Case, tmp_path: Path) -> None:
         assert len(errors) == 1 and errors[0].startswith("safelaunch: error: "), ours.console
 
 
-def test_console_prefix_follows_the_template(tmp_path: Path) -> None:
-    case = next(c for c in CASES if c.name == "line prefix template")
+PREFIXES = {
+    "line prefix template": "<default|1|1> ",
+    "line prefix template option": f"<{socket.gethostname()}|1> ",
+    "PET line prefix template": (f"<1|{socket.gethostname()}> "
+                                 if "--log-line-prefix-template" in torchrun_options()
+                                 else "<1> "),
+}
+
+
+@pytest.mark.parametrize("name", PREFIXES)
+def test_console_prefix_follows_the_template(name: str, tmp_path: Path) -> None:
+    case = next(c for c in CASES if c.name == name).for_this_torch()
+    if case.outcome == "usage":
+        pytest.skip(f"this torch's launcher has no {case.needs[0]}")
     launch_env = dict(os.environ)
     torch_result = run_launcher("torchrun", case, tmp_path / "t", launch_env)
     ours = run_launcher("safelaunch", case, tmp_path / "s", launch_env)
     line = "out from rank 1 attempt 0"
-    assert prefixed(torch_result.console, line) == prefixed(ours.console, line) == "<default|1|1> "
+    assert prefixed(torch_result.console, line) == prefixed(ours.console, line) == PREFIXES[name]
 
 
 def test_redirected_streams_stay_off_the_console_but_in_the_run_dir(tmp_path: Path) -> None:

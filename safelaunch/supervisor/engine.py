@@ -17,15 +17,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import functools
 import inspect
 import io
 import logging
 import logging.handlers
 import os
 import signal
+import socket
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -108,9 +110,9 @@ class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
     def reify(self, envs: dict[int, dict[str, str]]) -> LogsDest:
         torch_dest = self._user.reify(envs) if self._user is not None else None
         dest = LogsDest()
-        if torch_dest is not None:
-            dest.filtered_stdout = torch_dest.filtered_stdout
-            dest.filtered_stderr = torch_dest.filtered_stderr
+        if torch_dest is not None:  # torch < 2.5 has no duplicate filters
+            dest.filtered_stdout = getattr(torch_dest, "filtered_stdout", "")
+            dest.filtered_stderr = getattr(torch_dest, "filtered_stderr", "")
         for local_rank, env in envs.items():
             attempt = int(env.get("TORCHELASTIC_RESTART_COUNT", "0"))
             global_rank = int(env["RANK"])
@@ -130,16 +132,18 @@ class SupervisedLogsSpecs(LogsSpecs):  # type: ignore[misc]
                 global_rank: int) -> RankRoutes | None:
         prefix = None
         if self._prefix_template:
-            prefix = Template(self._prefix_template).safe_substitute(
-                role_name=self._role, rank=global_rank, local_rank=local_rank)
+            macros = {"role_name": self._role, "rank": global_rank, "local_rank": local_rank}
+            if substitutes_hostname():
+                macros["hostname"] = socket.gethostname()
+            prefix = Template(self._prefix_template).safe_substitute(macros)
         if torch_dest is None:
             return None if prefix is None else RankRoutes(prefix=prefix)
         streams = []
         for files, tees, filtered, needles in (
-                (torch_dest.stdouts, torch_dest.tee_stdouts, torch_dest.filtered_stdout,
-                 self._filters[0]),
-                (torch_dest.stderrs, torch_dest.tee_stderrs, torch_dest.filtered_stderr,
-                 self._filters[1])):
+                (torch_dest.stdouts, torch_dest.tee_stdouts,
+                 getattr(torch_dest, "filtered_stdout", ""), self._filters[0]),
+                (torch_dest.stderrs, torch_dest.tee_stderrs,
+                 getattr(torch_dest, "filtered_stderr", ""), self._filters[1])):
             path = files.get(local_rank, "")
             teed = local_rank in tees
             streams.append(StreamRoute(
@@ -251,6 +255,74 @@ def torchrun_parser() -> argparse.ArgumentParser:
         os.environ.update(saved)
 
 
+@functools.cache
+def _torchrun_parser() -> argparse.ArgumentParser:
+    return torchrun_parser()
+
+
+def torchrun_options() -> frozenset[str]:
+    """Every option string of the installed torch's torchrun."""
+    return frozenset(_torchrun_parser()._option_string_actions)
+
+
+def single_node_store() -> bool:
+    """Whether this torch's torchrun turns a one-node static job with neither an endpoint nor a
+    port into a c10d store on a free local port; its ``--master-port`` then defaults to None to
+    tell.  Older torch (29500 by default) meets on 127.0.0.1:29500 through a static store."""
+    return _torchrun_parser().get_default("master_port") is None
+
+
+def substitutes_hostname() -> bool:
+    """Whether this torch's launcher knows the ``${hostname}`` prefix macro: it came (torch
+    2.14) with ``--log-line-prefix-template``; older torch leaves the text as written."""
+    return "--log-line-prefix-template" in torchrun_options()
+
+
+def known_options_only(torchrun_argv: list[str], environ: Mapping[str, str]) -> list[str]:
+    """torchrun's arguments as this torch's torchrun takes them.  An option its launcher does
+    not have is left out when it only came from its ``PET_*`` variable (that torchrun never
+    reads it, so neither does its job) and refused by name otherwise (argparse itself would
+    take ``--option=a value with spaces`` for the script)."""
+    known = torchrun_options()
+    kept = []
+    for arg in torchrun_argv[:-1]:  # the last one is the script
+        name, eq, value = arg.partition("=")
+        if not name.startswith("--") or name in known:
+            kept.append(arg)
+            continue
+        pet = environ.get(f"PET_{name[2:].replace('-', '_').upper()}")
+        if pet is None or (eq and value != pet):
+            raise UsageError(f"unrecognized arguments: {name} ({_not_in_this_torch()})")
+    return [*kept, *torchrun_argv[-1:]]
+
+
+def print_completion(shell: str) -> int:
+    """``--print-completion SHELL`` exactly as this torch's torchrun answers it: its parser
+    prints the completion script (shtab) and exits 0, or says in one line that shtab is
+    missing and exits 1; an older torch's launcher has no such option."""
+    if "--print-completion" not in torchrun_options():
+        raise UsageError(f"no such option: --print-completion ({_not_in_this_torch()})")
+    with contextlib.redirect_stderr(io.StringIO()) as err:
+        try:
+            torchrun_parser().parse_args(["--print-completion", shell, "script.py"])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        else:
+            code = 0
+    message = err.getvalue().strip().splitlines()
+    if code == 2:  # argparse's own usage error: a shell it cannot write for
+        raise UsageError(message[-1].split("error: ", 1)[-1] if message else "invalid shell")
+    if message:
+        sys.stderr.write(message[-1] + "\n")
+    return code
+
+
+def _not_in_this_torch() -> str:
+    import torch
+
+    return f"not an option of the launcher of torch {torch.__version__}"
+
+
 def resolve_launch_config(
     torchrun_argv: list[str], script_args: tuple[str, ...] = (), *, torch_logs: bool = False
 ) -> tuple[LaunchConfig, str, list[str]]:
@@ -261,14 +333,12 @@ def resolve_launch_config(
     parser = torchrun_parser()
     try:
         with contextlib.redirect_stderr(io.StringIO()) as err:
-            args = parser.parse_args(torchrun_argv)
+            args = parser.parse_args(known_options_only(torchrun_argv, os.environ))
     except SystemExit as exc:
         lines = err.getvalue().strip().splitlines()
         message = lines[-1].split("error: ", 1)[-1] if lines else "invalid torchrun arguments"
         if "unrecognized arguments" in message:
-            import torch
-
-            message += f" (not an option of the launcher of torch {torch.__version__})"
+            message += f" ({_not_in_this_torch()})"
         raise UsageError(message) from exc
     try:
         determine_local_world_size(args.nproc_per_node)
@@ -288,10 +358,12 @@ def resolve_launch_config(
     return config, cmd, [*cmd_args, *script_args]
 
 
-def _record_event(agent: SupervisedAgent, succeeded: bool, handler: str) -> None:
-    """The agent's final event, to the ``--event-log-handler`` (torchrun's 'null' by default)."""
+def _record_event(agent: SupervisedAgent, agent_ran: bool, handler: str) -> None:
+    """The agent's one final event, as torchrun's ``launch_agent`` records it: 'succeeded' once
+    ``agent.run()`` returned (whatever the workers did), 'failed' when the agent itself raised
+    or was stopped by a signal; to the ``--event-log-handler`` (torch < 2.5 has none: 'null')."""
     with contextlib.suppress(Exception):
-        event = agent.get_event_succeeded() if succeeded else agent.get_event_failed()
+        event = agent.get_event_succeeded() if agent_ran else agent.get_event_failed()
         events.record(event, handler)
 
 
@@ -383,6 +455,7 @@ def run_engine(
         "shutdown_timeout": getattr(config, "shutdown_timeout", None) or 30,
     }, LocalElasticAgent.__init__)
     agent = SupervisedAgent(supervision, **agent_kwargs)
+    event_handler = getattr(config, "event_log_handler", "null")
     shutdown_rdzv = True
     try:
         metrics.initialize_metrics(metrics.MetricsConfig(config.metrics_cfg))
@@ -391,14 +464,15 @@ def run_engine(
         except SignalException:
             raise
         except Exception as exc:
+            _record_event(agent, False, event_handler)
             raise start_error(exc, config) from exc
+        _record_event(agent, True, event_handler)
         if result is None:
             return EngineResult(succeeded=False)
-        succeeded = result.state == WorkerState.SUCCEEDED
-        _record_event(agent, succeeded, config.event_log_handler)
-        return EngineResult(succeeded=succeeded)
+        return EngineResult(succeeded=result.state == WorkerState.SUCCEEDED)
     except SignalException as exc:
         shutdown_rdzv = False
+        _record_event(agent, False, event_handler)
         return EngineResult(succeeded=False, signal=int(exc.sigval))
     finally:
         if shutdown_rdzv:
