@@ -32,6 +32,7 @@ from safelaunch.config import (
 )
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
+from safelaunch.torch_support import require_supported_torch
 
 NOT_FROM_FILE = {"config", "script", "script_args"}
 
@@ -79,6 +80,7 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
 
     Everything after SCRIPT is passed to the script untouched.
     """
+    require_supported_torch()  # before anything that imports torch's engine
     from safelaunch.diagnose import render
     from safelaunch.pipeline import run_job
     from safelaunch.plan import build_plan
@@ -133,6 +135,7 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
 
     Exits 0 when every step passed on every rank, 125 otherwise.
     """
+    require_supported_torch()
     from safelaunch.minimal_test import driver
     from safelaunch.plan import build_plan
     from safelaunch.supervisor.rundir import create_run_dir, write_json

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 LEVELS = ("off", "basic", "detail")
 FR_RENAMED_IN = (2, 11)  # torch's flight recorder variables lost their NCCL_ prefix here
+FR_DUMP_ON_TIMEOUT_IN = (2, 15)  # TORCH_FR_DUMP_ON_TIMEOUT, read by ProcessGroupNCCL2 too
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class Entry:
     """Only when the ranks use NCCL (the flight recorder crashes gloo-only jobs at exit)."""
     torch_min: tuple[int, int] | None = None
     torch_before: tuple[int, int] | None = None
+    aliases: tuple[str, ...] = ()
+    """Other names torch reads for the same setting: one the user set keeps theirs."""
 
     def applies(self, nccl: bool, torch_version: tuple[int, int]) -> bool:
         if self.nccl_only and not nccl:
@@ -36,20 +39,27 @@ class Entry:
 FR_DUMP_PATH = "{run_dir}/nccl_flight_recorder/rank_"
 FLIGHT_RECORDER_DUMP = [
     Entry("TORCH_FR_DUMP_TEMP_FILE", FR_DUMP_PATH, "flight recorder dumps go to the run "
-          "directory", nccl_only=True, torch_min=FR_RENAMED_IN),
+          "directory", nccl_only=True, torch_min=FR_RENAMED_IN,
+          aliases=("TORCH_NCCL_DEBUG_INFO_TEMP_FILE",)),
     Entry("TORCH_NCCL_DEBUG_INFO_TEMP_FILE", FR_DUMP_PATH, "flight recorder dumps go to the run "
-          "directory", nccl_only=True, torch_before=FR_RENAMED_IN),
+          "directory", nccl_only=True, torch_before=FR_RENAMED_IN,
+          aliases=("TORCH_FR_DUMP_TEMP_FILE",)),
 ]
 
 BASIC: list[Entry] = [
     Entry("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1",
           "a failed or timed-out NCCL collective aborts the rank instead of hanging"),
     Entry("TORCH_FR_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 collectives)",
-          nccl_only=True, torch_min=FR_RENAMED_IN),
+          nccl_only=True, torch_min=FR_RENAMED_IN, aliases=("TORCH_NCCL_TRACE_BUFFER_SIZE",)),
     Entry("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 "
-          "collectives)", nccl_only=True, torch_before=FR_RENAMED_IN),
+          "collectives)", nccl_only=True, torch_before=FR_RENAMED_IN,
+          aliases=("TORCH_FR_BUFFER_SIZE",)),
+    Entry("TORCH_FR_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times "
+          "out (both NCCL backends of torch >= 2.15)", nccl_only=True,
+          torch_min=FR_DUMP_ON_TIMEOUT_IN, aliases=("TORCH_NCCL_DUMP_ON_TIMEOUT",)),
     Entry("TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times "
-          "out", nccl_only=True),
+          "out", nccl_only=True, torch_before=FR_DUMP_ON_TIMEOUT_IN,
+          aliases=("TORCH_FR_DUMP_ON_TIMEOUT",)),
     *FLIGHT_RECORDER_DUMP,
     Entry("PYTHONFAULTHANDLER", "1", "a Python traceback on SIGSEGV, SIGABRT and SIGBUS"),
     Entry("NCCL_DEBUG", "WARN", "NCCL prints its warnings and errors"),
@@ -103,8 +113,9 @@ def resolve(level: str, environ: Mapping[str, str], run_dir: str, *, nccl: bool,
         if not entry.applies(nccl, torch_version):
             continue
         name, value = entry.name, entry.value
-        if name in environ:
-            result.kept[name] = environ[name]
+        mine = [n for n in (name, *entry.aliases) if n in environ]
+        if mine:
+            result.kept.update({n: environ[n] for n in mine})
             continue
         result.set[name] = value.replace("{run_dir}", run_dir)
         if name in SLOW_VARIABLES:

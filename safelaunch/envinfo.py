@@ -11,10 +11,12 @@ import platform
 import shutil
 import sys
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from safelaunch import __version__, gpu
 from safelaunch.redact import REDACTED, is_secret_name, mask, secret_values
+from safelaunch.torch_support import UnsupportedTorch, nccl_backend, require_supported_torch
 
 DISTRIBUTED_PREFIXES = ("NCCL_", "TORCH_", "TORCHELASTIC_", "PET_", "MASTER_", "CUDA_", "GLOO_",
                         "OMP_", "SAFELAUNCH_", "PYTORCH_", "NVIDIA_", "VAST_", "CONTAINER_")
@@ -22,7 +24,7 @@ DISTRIBUTED_NAMES = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GR
                      "DDP_BACKEND", "GPU_COUNT", "PUBLIC_IPADDR", "LD_LIBRARY_PATH")
 
 
-def _torch() -> dict[str, Any]:
+def _torch(environ: Mapping[str, str]) -> dict[str, Any]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -43,6 +45,14 @@ def _torch() -> dict[str, Any]:
     info["distributed_backends"] = [
         name for name, ok in (("nccl", torch.distributed.is_nccl_available()),
                               ("gloo", torch.distributed.is_gloo_available())) if ok]
+    nccl = nccl_backend(torch, environ)
+    info["nccl_backend"] = (f"{nccl.name} ({nccl.why})" if "nccl" in info["distributed_backends"]
+                            else None)
+    try:
+        require_supported_torch()
+        info["torch_supported"] = "yes"
+    except UnsupportedTorch as exc:
+        info["torch_supported"] = f"no: {exc}"
     return info
 
 
@@ -76,7 +86,7 @@ def collect(environ: dict[str, str] | None = None) -> dict[str, Any]:
         "safelaunch": __version__,
         "os": platform.platform(),
         "python": sys.version.split()[0],
-        **_torch(),
+        **_torch(environ),
         "driver": gpus[0].driver if gpus else None,
         "gpus": [{"index": g.index, "name": g.name, "temperature_c": g.temperature,
                   "ecc_uncorrected": g.ecc_uncorrected} for g in gpus or []],
@@ -97,7 +107,9 @@ def render(info: dict[str, Any]) -> str:
     rows = [("safelaunch", info["safelaunch"]), ("OS", info["os"]), ("Python", info["python"]),
             ("torch", info.get("torch")), ("CUDA (torch build)", info.get("cuda")),
             ("CUDA available", info.get("cuda_available")), ("cuDNN", info.get("cudnn")),
-            ("NCCL", info.get("nccl")), ("distributed backends",
+            ("NCCL", info.get("nccl")), ("NCCL backend of torch", info.get("nccl_backend")),
+            ("torch supported by safelaunch", info.get("torch_supported")),
+            ("distributed backends",
                                          ", ".join(info.get("distributed_backends") or [])),
             ("NVIDIA driver", info.get("driver")), ("CPUs", info["cpus"]),
             ("memory", f"{info['memory_gib']} GiB"), ("/dev/shm", size(info["dev_shm_bytes"])),

@@ -88,9 +88,12 @@ def _print_completion(ctx: click.Context, param: click.Parameter, value: str | N
     if value is None or ctx.resilient_parsing:
         return
     from safelaunch.errors import UsageError
-    from safelaunch.supervisor.engine import print_completion
+    from safelaunch.torch_support import require_supported_torch
 
     try:
+        require_supported_torch()
+        from safelaunch.supervisor.engine import print_completion
+
         code = print_completion(value)
     except UsageError as exc:
         raise click.UsageError(str(exc), ctx) from exc

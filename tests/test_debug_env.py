@@ -29,6 +29,23 @@ def test_basic_with_nccl_names_follow_the_torch_version():
     assert "TORCH_FR_BUFFER_SIZE" not in old.set
 
 
+def test_dump_on_timeout_by_the_name_the_running_torch_reads():
+    assert debug_env.resolve("basic", {}, "/r", nccl=True,
+                             torch_version=(2, 15)).set["TORCH_FR_DUMP_ON_TIMEOUT"] == "1"
+    for version in (NEW, OLD):
+        env = debug_env.resolve("basic", {}, "/r", nccl=True, torch_version=version)
+        assert env.set["TORCH_NCCL_DUMP_ON_TIMEOUT"] == "1"
+        assert "TORCH_FR_DUMP_ON_TIMEOUT" not in env.set
+
+
+def test_a_users_value_under_an_alias_is_kept():
+    env = debug_env.resolve("basic", {"TORCH_NCCL_DUMP_ON_TIMEOUT": "0",
+                                      "TORCH_NCCL_TRACE_BUFFER_SIZE": "50"},
+                            "/r", nccl=True, torch_version=(2, 15))
+    assert "TORCH_FR_DUMP_ON_TIMEOUT" not in env.set and "TORCH_FR_BUFFER_SIZE" not in env.set
+    assert env.kept == {"TORCH_NCCL_DUMP_ON_TIMEOUT": "0", "TORCH_NCCL_TRACE_BUFFER_SIZE": "50"}
+
+
 def test_detail_adds_and_warns_about_slow_variables():
     env = debug_env.resolve("detail", {}, "/r", nccl=False, torch_version=NEW)
     assert env.set["NCCL_DEBUG"] == "INFO" and env.set["TORCH_DISTRIBUTED_DEBUG"] == "DETAIL"
