@@ -282,3 +282,19 @@ def test_bare_exit_code_shows_the_ranks_last_lines():
     assert [f.id for f in result.findings] == ["nonzero-exit"]
     assert result.root_exit == "exit code 3"
     assert any("weird thing happened" in line for line in result.last_lines)
+
+
+# torch 2.15's ProcessGroupNCCL2 words its timeouts and async errors in its own way: the
+# messages below are its format strings (libtorch_cuda of torch 2.15.0, the nccl2 sources),
+# filled in as its watchdog fills them; no GPU here produced them.
+@pytest.mark.parametrize(("text", "rule_id"), [
+    ("[rank1]:[E1124 10:00:01.000000000 ProcessGroupNCCL.cpp:812] Watchdog caught collective "
+     "operation timeout: NCCL operation timed out\n", "collective-timeout"),
+    ("[rank1]:[E1124 10:00:01.000000000 ProcessGroupNCCL.cpp:901] [PG ID 0 PG GUID 0 Rank 1] "
+     "timeout - timeout watchdog detected operation timeout\n", "collective-timeout"),
+    ("[rank0]:[E1124 10:00:01.000000000 ProcessGroupNCCL.cpp:640] nccl hit async error on "
+     "rank 0: unhandled system error\n", "nccl-error"),
+])
+def test_nccl2_wording(text, rule_id):
+    result = diagnose(from_text(text, "case.log"))
+    assert result.findings and result.findings[0].id == rule_id, result
