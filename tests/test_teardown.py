@@ -3,6 +3,7 @@ process of the job, DataLoader workers and their children included."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import time
@@ -99,9 +100,14 @@ def test_sigkill_of_safelaunch_leaves_no_orphan(tmp_path):
         deadline = time.monotonic() + 5  # the reaper writes its note once the job is gone
         while not (run_dir / "summary.json").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
-        summary = (run_dir / "summary.json").read_text()
-        assert "launcher_died" in summary
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["status"] == "launcher_died" and summary["stage"] == "training run"
+        assert [r["global_rank"] for r in summary["ranks"]] == [0, 1]  # the ranks did run
         assert "launcher_died" in (run_dir / "events.jsonl").read_text()
+        found = subprocess.run(safelaunch_cmd("diagnose", "--json", str(run_dir)),
+                               capture_output=True, text=True, timeout=60)
+        ids = [f["id"] for f in json.loads(found.stdout)["findings"]]
+        assert ids and "not-started" not in ids, ids
     finally:
         kill_all(pids_in(pid_dir))
 
@@ -120,6 +126,12 @@ def test_sigkill_of_safelaunch_and_its_reaper_together_leaves_no_orphan(tmp_path
         proc.kill()
         proc.wait()
         assert wait_gone(pids, 5) == set()
+        # nobody is left to write the summary: the diagnosis says what the run dir shows
+        run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
+        assert not (run_dir / "summary.json").exists()
+        found = subprocess.run(safelaunch_cmd("diagnose", "--json", str(run_dir)),
+                               capture_output=True, text=True, timeout=60)
+        assert [f["id"] for f in json.loads(found.stdout)["findings"]] == ["launcher-died"]
     finally:
         kill_all(pids_in(pid_dir))
 

@@ -10,6 +10,7 @@ every value of a JSON file is checked before use: a file of the wrong shape is i
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "6": "SIGABRT", "7": "SIGBUS", "9"
                 "11": "SIGSEGV", "15": "SIGTERM"}
 MAX_JSON_BYTES = 16 << 20
 MAX_TAIL_CHARS = 64_000
+EVENTS_EDGE_BYTES = 64 << 10
 """How far back from the end of the root rank's log a lost peer counts."""
 
 
@@ -123,6 +125,9 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
         summary = _json(elsewhere)
     if summary is not None:
         _read_summary(logs, summary)
+    if summary is None or not isinstance(summary.get("status"), str):
+        _failure_from_rank_logs(logs)
+        _unfinished_record(logs, run_dir / "events.jsonl")
     minimal = _json(run_dir / "minimal_test.json")
     if minimal is not None and minimal.get("passed") is False:
         first = (dicts(minimal.get("attempts")) or [{}])[0]
@@ -145,6 +150,38 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
     return logs
 
 
+def _failure_from_rank_logs(logs: LogSet) -> None:
+    """No usable summary (the launcher and its reaper killed together, a damaged file): the
+    rank logs alone say whether a rank failed, as a plain log file would."""
+    for log in logs.texts:
+        report = launchers.root_cause(log.text)
+        if report.failed:
+            logs.failed = True
+            if logs.root_rank is None:
+                logs.root_rank = log.rank
+            return
+
+
+def _unfinished_record(logs: LogSet, events: Path) -> None:
+    """The launcher's events began a run and never finished it, and nothing wrote a summary:
+    safelaunch was killed together with its reaper (or the machine went down)."""
+    try:
+        if not events.is_file():  # never a FIFO or a device
+            return
+        with open(events, "rb") as fh:
+            head = fh.read(EVENTS_EDGE_BYTES)
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - EVENTS_EDGE_BYTES))
+            tail = fh.read(EVENTS_EDGE_BYTES)
+    except OSError:
+        return
+    if b'"event": "run_started"' in head and b'"event": "run_finished"' not in tail:
+        logs.failed = True
+        logs.add_fact("launcher_died", [
+            "events.jsonl shows a run that started and never finished, and there is no "
+            "summary.json: safelaunch and its reaper were killed (or the machine stopped)"])
+
+
 def _lost_peer_fact(logs: LogSet) -> None:
     """The root-cause rank's own log says it lost a peer: it is a witness of a failure no
     rank here reported (another node's launcher or host went away)."""
@@ -163,7 +200,9 @@ def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
     summary = SummaryRecord.read(data)
     logs.failed = summary.failed
     logs.root_rank = summary.root_cause_rank
-    if logs.failed and not summary.ranks and summary.reason:
+    if summary.status == "launcher_died":
+        logs.add_fact("launcher_died", [summary.reason or ""])
+    elif logs.failed and not summary.ranks and summary.reason:
         logs.add_fact("not_started", [summary.reason])
     root = summary.root_record
     if root is not None and root.state != "stopped":  # stopped: safelaunch's own signal

@@ -132,12 +132,88 @@ def _how(returncode: int) -> str:
     return f"signal {-returncode}" if returncode < 0 else f"exit {returncode}"
 
 
+MAX_EVENTS_BYTES = 16 << 20
+"""The reaper reads at most the last 16 MiB of ``events.jsonl`` (one line per launcher event)."""
+
+
+def _write_private(path: Path, text: str, append: bool = False) -> None:
+    """A file of the run directory, ``0600`` as every file there."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "a" if append else "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
 def _record(run_dir: Path, event: dict[str, object]) -> None:
+    with contextlib.suppress(OSError):
+        _write_private(run_dir / "events.jsonl", json.dumps(event) + "\n", append=True)
+
+
+def _events(run_dir: Path) -> list[dict[str, object]]:
+    """The launcher's events as far as it wrote them (bounded; a torn last line is skipped)."""
     try:
-        with open(run_dir / "events.jsonl", "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(event) + "\n")
+        with open(run_dir / "events.jsonl", "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - MAX_EVENTS_BYTES))
+            data = fh.read(MAX_EVENTS_BYTES)
     except OSError:
-        pass
+        return []
+    found = []
+    for line in data.splitlines():
+        with contextlib.suppress(ValueError):
+            item = json.loads(line)
+            if isinstance(item, dict):
+                found.append(item)
+    return found
+
+
+def _int_or_none(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def ranks_seen(events: list[dict[str, object]],
+               stopped: set[int]) -> tuple[list[dict[str, object]], int | None]:
+    """What the launcher's events say of the last attempt's ranks, and the first to fail:
+    each rank's pid, its exit code (minus the signal) where it ended before the launcher died,
+    ``stopped`` where the reaper stopped it."""
+    ranks: dict[int, dict[str, object]] = {}
+    root: int | None = None
+    for event in events:
+        started = event.get("ranks")
+        if event.get("event") == "workers_started" and isinstance(started, dict):
+            ranks, root = {}, None
+            for rank, pid in started.items():
+                if str(rank).isdigit() and _int_or_none(pid) is not None:
+                    ranks[int(rank)] = {"global_rank": int(rank), "pid": pid, "state": "unknown",
+                                        "returncode": None}
+        elif event.get("event") == "rank_exited":
+            rank, code = _int_or_none(event.get("rank")), _int_or_none(event.get("returncode"))
+            if rank in ranks and code is not None:
+                ranks[rank].update(returncode=code, state="succeeded" if code == 0 else "failed")
+                if code != 0 and root is None:
+                    root = rank
+    for record in ranks.values():
+        if record["state"] == "unknown" and record["pid"] in stopped:
+            record["state"] = "stopped"
+    return [ranks[r] for r in sorted(ranks)], root
+
+
+def launcher_died_summary(run_dir: Path, stage: str,
+                          stopped: set[int]) -> dict[str, object]:
+    """The summary the reaper can write: what the launcher recorded before it died."""
+    ranks, root = ranks_seen(_events(run_dir), stopped)
+    exit_code = None
+    said = f"safelaunch was killed during the {stage}, before it recorded the run"
+    if ranks:
+        said += f"; {len(ranks)} rank(s) had started"
+    if root is not None:
+        code = next(int(str(r["returncode"])) for r in ranks if r["global_rank"] == root)
+        exit_code = code if code > 0 else 128 - code
+        label = f"exit {code}" if code > 0 else f"signal {-code}"
+        said += f" and rank {root} had failed first ({label})"
+    return {"status": "launcher_died", "exit_code": exit_code,
+            "reason": f"{said}; its reaper stopped {len(stopped)} process(es) of the job",
+            "stage": stage, "root_cause_rank": root, "ranks": ranks}
 
 
 def main(argv: list[str]) -> int:
@@ -148,7 +224,7 @@ def main(argv: list[str]) -> int:
     stage = "start-up"
     done = False
     for raw in sys.stdin.buffer:
-        word, *values = raw.decode(errors="replace").split(maxsplit=2)[:3] or [""]
+        word, *values = raw.decode(errors="replace").strip().split(maxsplit=2)[:3] or [""]
         if word == "pid" and values and values[0].isdigit():
             started = values[1] if len(values) > 1 else ""
             pids[int(values[0])] = int(started) if started.isdigit() else None
@@ -174,15 +250,12 @@ def main(argv: list[str]) -> int:
     })
     summary = run_dir / "summary.json"
     if not summary.exists():
+        stopped = set(report.terminated) | set(report.killed)
         tmp = summary.with_suffix(".tmp")
-        tmp.write_text(json.dumps({
-            "status": "launcher_died",
-            "exit_code": None,
-            "reason": f"safelaunch was killed during the {stage}, before it recorded the run; "
-                      f"its reaper stopped {len(report.terminated)} process(es) of the job",
-            "stage": stage,
-        }, indent=2) + "\n")
-        os.replace(tmp, summary)
+        with contextlib.suppress(OSError):
+            _write_private(tmp, json.dumps(launcher_died_summary(run_dir, stage, stopped),
+                                           indent=2) + "\n")
+            os.replace(tmp, summary)
     return 0
 
 
