@@ -406,8 +406,30 @@ def load_config_file(
             raise ConfigError(f"{where}: unknown key '{raw_key}'{hint}")
         if value is None:
             continue
+        expected = _expected_yaml_type(param, value)
+        if expected is not None:
+            raise ConfigError(f"{where}: key '{raw_key}' expects {expected}, not "
+                              f"{_shown(value)}")
         try:
             default_map[param.name or key] = param.type_cast_value(ctx, value)
         except click.BadParameter as exc:
             raise ConfigError(f"{where}: key '{raw_key}': {exc.format_message()}") from exc
+        except (TypeError, ValueError, AttributeError) as exc:  # click's own types, off str
+            raise ConfigError(f"{where}: key '{raw_key}': {_shown(value)} is not a valid "
+                              "value") from exc
     return default_map
+
+
+def _expected_yaml_type(param: click.Parameter, value: Any) -> str | None:
+    """What a YAML value of the wrong kind should have been (None: the kind is right).
+
+    Click converts command-line text; from YAML, a number for a flag crashed its bool
+    conversion, and a number for a path or a name went through as a number."""
+    if isinstance(param, click.Option) and param.is_flag and not param.count:
+        return None if isinstance(value, bool) else "true or false"
+    if isinstance(param.type, (click.types.StringParamType, click.Path, click.Choice)):
+        items = value if isinstance(value, list) and (param.multiple or param.nargs != 1) \
+            else [value]
+        return None if all(isinstance(item, str) for item in items) else \
+            "text (quote a number: \"123\")"
+    return None

@@ -17,7 +17,7 @@ NVIDIA_SMI_ENV = "SAFELAUNCH_NVIDIA_SMI"
 KERNEL_LOG_ENV = "SAFELAUNCH_KERNEL_LOG"
 QUERY = "index,name,temperature.gpu,ecc.errors.uncorrected.volatile.total,driver_version"
 TIMEOUT_S = 1.5
-XID = re.compile(r"NVRM: Xid \(([^)]*)\): (\d+)")
+XID = re.compile(r"NVRM: Xid \(([^)\n]{0,100})\): (\d+)")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 """nvidia-smi underlines ``topo -m``'s header with escape sequences, even into a pipe."""
 

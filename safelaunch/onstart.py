@@ -92,14 +92,19 @@ def _q(value: str) -> str:
 
 def render(opts: OnstartOptions) -> str:
     q = _q
-    workdir = f'mkdir -p {q(opts.workdir)}\ncd {q(opts.workdir)}\n' if opts.workdir else ""
+    # ``step=`` names what runs next: the status file and the verdict name a step that fails.
+    workdir = (f'step={q("create the work directory " + opts.workdir)}\n'
+               f'mkdir -p {q(opts.workdir)}\ncd {q(opts.workdir)}\n') if opts.workdir else ""
     git = ""
     if opts.git_url:
         ref = opts.git_ref or "HEAD"
-        git = (f'if [ -d .git ]; then git fetch --quiet origin; else git clone --quiet '
+        git = (f'step="git clone"\n'
+               f'if [ -d .git ]; then git fetch --quiet origin; else git clone --quiet '
                f'{q(opts.git_url)} .; fi\n'
+               f'step={q("git checkout " + ref)}\n'
                f'git checkout --quiet {q(ref)}\n')
-    setup = "".join(f'say {q("setup: " + step)}\nbash -c {q(step)}\n' for step in opts.setup)
+    setup = "".join(f'step={q("setup: " + step)}\nsay {q("setup: " + step)}\n'
+                    f'bash -c {q(step)}\n' for step in opts.setup)
     run_words = [*opts.run_options, "--", opts.script, *opts.script_args]
     instance = ""
     if opts.auto_stop or opts.auto_destroy:

@@ -24,12 +24,25 @@ _TOKEN_SHAPES = (
     r"sk-[A-Za-z0-9_-]{20,}",  # OpenAI-style API keys
     r"(?:AKIA|ASIA)[0-9A-Z]{16}",  # AWS access key ids
     r"xox[abposr]-[A-Za-z0-9-]{10,}",  # Slack
-    r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",  # JWTs
 )
-# scheme://user:PASSWORD@host: group 1 keeps scheme and user, group 2 is the password
-_URL_PASSWORD = r"([A-Za-z][A-Za-z0-9+.-]*://[^\s/:@]*:)([^\s/@]+)(?=@)"
+# Every pattern here is linear in the text (a rank's output line can be megabytes; this runs
+# on the live path): a repeat that does not end the pattern is fenced by characters outside
+# it, and each attempt starts where no earlier attempt's run can have passed (see
+# tests/test_regex_linear.py).
+
+# ://user:PASSWORD@host, the scheme just before: group 1 keeps '://user:', group 2 is the
+# password.  Attempts start only on '://' and the user and password exclude '/', so no two
+# attempts read the same characters.  (A scheme of digits and signs only is masked too.)
+_URL_PASSWORD = r"(?<=[A-Za-z0-9+.-])(://[^\s/:@]*:)([^\s/@]+)(?=@)"
 _SHAPES = re.compile(f"{_URL_PASSWORD}|(?<![A-Za-z0-9_])(?:{'|'.join(_TOKEN_SHAPES)})")
 _SHAPES_BYTES = re.compile(_SHAPES.pattern.encode())
+# JWTs: eyJ<header>.eyJ<payload>.<signature>, not glued to a letter, digit or '_' before it.
+# An attempt starts only where a run of [A-Za-z0-9_-] starts; group 1, the words of the run
+# before its first 'eyJ' word, is kept.  (Starting on every 'eyJ' would read the rest of
+# the run again from each one of '-eyJ-eyJ-...'.)
+_JWT = re.compile(r"(?<![A-Za-z0-9_-])((?:(?!eyJ)[A-Za-z0-9_]*-)*)"
+                  r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+_JWT_BYTES = re.compile(_JWT.pattern.encode())
 
 
 def is_secret_name(name: str) -> bool:
@@ -48,6 +61,8 @@ def _shape_replacement_bytes(match: re.Match[bytes]) -> bytes:
 
 def mask_shapes(text: str) -> str:
     """``text`` with URL passwords and well-known token formats masked."""
+    if "eyJ" in text:
+        text = _JWT.sub(rf"\1{REDACTED}", text)
     return _SHAPES.sub(_shape_replacement, text)
 
 
@@ -58,10 +73,14 @@ regular expression almost every log line."""
 
 
 def has_shapes(data: bytes) -> bool:
-    return any(hint in data for hint in _HINTS) and _SHAPES_BYTES.search(data) is not None
+    return any(hint in data for hint in _HINTS) and (
+        _SHAPES_BYTES.search(data) is not None
+        or (b"eyJ" in data and _JWT_BYTES.search(data) is not None))
 
 
 def mask_shapes_bytes(data: bytes) -> bytes:
+    if b"eyJ" in data:
+        data = _JWT_BYTES.sub(rb"\1" + REDACTED.encode(), data)
     return _SHAPES_BYTES.sub(_shape_replacement_bytes, data)
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import click
 import pytest
 
+from conftest import safelaunch_cmd
 from safelaunch.cli import run_command
 from safelaunch.config import (
     NnodesType,
@@ -94,6 +96,42 @@ def test_config_errors_name_key_and_line(tmp_path: Path, monkeypatch):
         _params([])
     cfg.write_text("")
     assert _params([])["nproc"] == "1"
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("minimal-test: 0", "true or false"),
+    ("preflight: 1", "true or false"),
+    ("standalone: 2", "true or false"),
+    ("module: 1", "true or false"),
+    ("run-dir: 5", "text"),
+    ("rdzv-endpoint: 123", "text"),
+    ("standalone: yes please", "true or false"),
+])
+def test_config_values_of_the_wrong_kind_name_file_line_and_key(tmp_path: Path, line: str,
+                                                                expected: str):
+    cfg = tmp_path / "safelaunch.yaml"
+    cfg.write_text(f"# comment\n{line}\n")
+    key = line.split(":")[0]
+    with pytest.raises(ConfigError, match=rf"safelaunch.yaml line 2: key '{key}' expects {expected}"):
+        _params(["--config", str(cfg)])
+
+
+def test_config_value_of_the_wrong_kind_exits_2_in_one_line(tmp_path: Path):
+    (tmp_path / "safelaunch.yaml").write_text("nproc: 1\nminimal-test: 0\n")
+    (tmp_path / "train.py").write_text("")
+    out = subprocess.run(safelaunch_cmd("run", "train.py"), cwd=tmp_path, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "line 2: key 'minimal-test'" in out.stderr
+
+
+def test_config_values_of_the_right_kind_still_load(tmp_path: Path):
+    cfg = tmp_path / "safelaunch.yaml"
+    cfg.write_text("minimal-test: false\npreflight: true\nrun-dir: runs/x\n"
+                   "rdzv-endpoint: 'host:29500'\nnproc: 2\n")
+    params = _params(["--config", str(cfg)])
+    assert (params["minimal_test"], params["preflight"], params["nproc"]) == (False, True, "2")
+    assert (params["run_dir"], params["rdzv_endpoint"]) == ("runs/x", "host:29500")
 
 
 BOMB = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}" if i else "x"] * 9) + "]\n"

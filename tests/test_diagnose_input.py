@@ -88,6 +88,26 @@ def test_fifo_and_device_are_refused_in_one_line(tmp_path):
         assert "Traceback" not in out.stderr
 
 
+def test_kernel_files_are_refused_before_a_byte_is_read(tmp_path):
+    """/proc/kmsg looks like a regular file; reading it blocks forever and takes the kernel's
+    messages away from whoever reads them."""
+    link = tmp_path / "rank0.log"
+    link.symlink_to("/proc/self/status")
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "rank0.log").symlink_to("/proc/self/status")
+    targets = ["/proc/self/status", str(link), str(run_dir), "/sys/kernel/mm/transparent_hugepage/enabled"]
+    if os.access("/proc/kmsg", os.R_OK):
+        targets.append("/proc/kmsg")
+    for target in targets:
+        if not os.path.exists(target):
+            continue
+        out = _diagnose_cli(target)
+        assert out.returncode == 2, (target, out)
+        assert out.stderr.count("\n") == 1 and "is a kernel file under /" in out.stderr, target
+        assert "Traceback" not in out.stderr
+
+
 def test_unreadable_file_is_one_line(tmp_path):
     log = tmp_path / "secret.log"
     log.write_text("x\n")

@@ -272,3 +272,74 @@ def test_onstart_values_are_checked(args, needle):
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
     assert needle is None or needle in out.stderr
     assert out.stdout == ""
+
+
+def _failing_step(tmp_path: Path, failure: str) -> tuple[list[str], dict[str, str], str, int]:
+    """Options and environment that make one step before the training fail: (options,
+    environment, the step's name in the verdict, its exit code)."""
+    if failure == "setup":
+        return ["--setup", "false"], {}, "setup: false", 1
+    if failure == "pip install":
+        # A python3 that says safelaunch is missing and whose pip fails; everything else
+        # (the VastAI call) goes to the real interpreter.
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        fake = bin_dir / "python3"
+        fake.write_text("#!/bin/bash\n"
+                        'case "$*" in *safelaunch.__version__*) exit 1 ;; '
+                        '"-m pip"*) echo "ERROR: no matching distribution" >&2; exit 3 ;; esac\n'
+                        f'exec {sys.executable} "$@"\n')
+        fake.chmod(0o755)
+        return [], {"PATH": f"{bin_dir}:{Path(sys.executable).parent}:{os.environ['PATH']}"}, \
+            "install safelaunch", 3
+    if failure == "git clone":
+        return ["--git-url", f"file://{tmp_path}/no-such-repo"], {}, "git clone", 128
+    (tmp_path / "a-file").write_text("")
+    return ["--workdir", str(tmp_path / "a-file" / "work")], {}, \
+        f"create the work directory {tmp_path}/a-file/work", 1
+
+
+@pytest.mark.parametrize("failure", ["setup", "pip install", "git clone", "mkdir work dir"])
+def test_a_failed_step_still_writes_the_status_and_stops_the_instance(tmp_path, vast_api,
+                                                                       failure):
+    _train(tmp_path, 0)
+    options, env, step, code = _failing_step(tmp_path, failure)
+    script = _generate(tmp_path, "--nproc", "1", "--auto-stop", *options,
+                       "--run-option=--no-minimal-test", "train.py")
+    _lint(script)
+    env = {"SAFELAUNCH_VAST_API": vast_api, "CONTAINER_ID": "4242",
+           "CONTAINER_API_KEY": "k", **env}
+    out = _run(script, tmp_path, env)
+    assert out.returncode == code, out.stdout + out.stderr
+    assert "args" not in out.stdout  # the training never started
+    assert (tmp_path / "state" / "status").read_text() == f"{code}\nfailed step: {step}\n"
+    lines = out.stdout.splitlines()
+    verdict = next(i for i, line in enumerate(lines) if "FAILED" in line)
+    assert lines[verdict] == (f"[onstart] job FAILED before the training started: step "
+                              f"'{step}' exited with code {code}; see {tmp_path}/onstart.log")
+    asking = next(i for i, line in enumerate(lines) if "asking VastAI to stop" in line)
+    assert verdict < asking
+    assert "VastAI accepted: this instance will stop" in lines[-1]
+    assert [c[:2] for c in _Api.calls][-1] == ("PUT", "/api/v0/instances/4242/")
+    assert "job FAILED before the training" in (tmp_path / "onstart.log").read_text()
+
+
+def test_a_failed_step_with_keep_on_failure_leaves_the_instance(tmp_path, vast_api):
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--auto-destroy", "--keep-on-failure",
+                       "--setup", "exit 9", "train.py")
+    env = {"SAFELAUNCH_VAST_API": vast_api, "CONTAINER_ID": "9", "CONTAINER_API_KEY": "k"}
+    out = _run(script, tmp_path, env)
+    assert out.returncode == 9 and _Api.calls == []
+    assert (tmp_path / "state" / "status").read_text() == "9\nfailed step: setup: exit 9\n"
+    assert "leaving the failed instance running" in out.stdout.splitlines()[-1]
+
+
+def test_a_failed_step_without_auto_stop_still_says_so(tmp_path):
+    _train(tmp_path, 0)
+    script = _generate(tmp_path, "--nproc", "1", "--setup", "false", "train.py")
+    _lint(script)
+    out = _run(script, tmp_path)
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[-1].startswith("[onstart] job FAILED before the training")
+    assert (tmp_path / "state" / "status").read_text() == "1\nfailed step: setup: false\n"

@@ -58,7 +58,7 @@ def keyword(pattern: str) -> str | None:
     text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
     # Groups with alternatives are not required literally: drop them (innermost first).
     while True:
-        reduced = re.sub(r"(?<!\\)\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)", ".", text)
+        reduced = re.sub(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)", ".", text)
         if reduced == text:
             break
         text = reduced

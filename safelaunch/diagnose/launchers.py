@@ -19,24 +19,24 @@ import signal
 from dataclasses import dataclass, field
 
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
-TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d+)\](?::|\s))"
+TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
 ROOT_CAUSE_BLOCK = re.compile(
     r"Root Cause \(first observed failure\):[ \t]*\n\[\d+\]:[ \t]*\n"
     r"(?P<body>(?:[ \t]+[^\n]*\n?){1,40})")
-FIELD = re.compile(r"^\s*(\w+)\s*:\s*([^\n]*)$", re.MULTILINE)
+FIELD = re.compile(r"^[ \t]*(\w+)[ \t]*:([^\n]*)$", re.MULTILINE)  # values: strip()
 ELASTIC_FAILED = re.compile(
     r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: \d+\) of binary")
 DEEPSPEED_SPAWN = re.compile(r"process (\d+) spawned with command: \[[^\n]{0,3000}?"
                              r"'--local_rank=(\d+)'")
 DEEPSPEED_EXIT = re.compile(r"exits with return code = (-?\d+)")
 DEEPSPEED_WHO = re.compile(r"Process (\d+) $|'--local_rank=(\d+)'\] $")
-SRUN_TASK = re.compile(r"srun: error: (?:[\w.-]+: )?tasks? (\d+)(?:-\d+)?: ([A-Za-z ]+?)"
-                       r"(?: with exit code (\d+))?$", re.MULTILINE)
+SRUN_TASK = re.compile(r"srun: error: (?:[\w.-]{1,255}: )?tasks? (\d{1,6})(?:-\d{1,6})?: "
+                       r"([A-Za-z ]{1,40}?)(?: with exit code (\d{1,4}))?$", re.MULTILINE)
 SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Aborted": -6,
                 "Bus error": -7}
-SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d+)|(SIG[A-Z0-9]+)"
-                             r"|signal (\d+))[^\n]{0,40}<- root cause", re.MULTILINE)
+SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SIG[A-Z0-9]{1,12})"
+                             r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
@@ -99,7 +99,7 @@ def root_cause(text: str) -> Report:
         return _failed(report)
     blocks = list(ROOT_CAUSE_BLOCK.finditer(text))
     if blocks:
-        fields = dict(FIELD.findall(blocks[-1].group("body")))
+        fields = {key: value.strip() for key, value in FIELD.findall(blocks[-1].group("body"))}
         rank = re.match(r"(\d+)", fields.get("rank", ""))
         code = re.match(r"(-?\d+)", fields.get("exitcode", ""))
         report.rank = int(rank.group(1)) if rank else None

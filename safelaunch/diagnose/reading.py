@@ -94,16 +94,36 @@ def read_stream(stream: BinaryIO) -> Text:
     return Text(head_text + marker + "".join(tail), len(head_text) + len(marker), first)
 
 
+KERNEL_FILESYSTEMS = ("/proc", "/sys", "/sys/kernel/debug", "/sys/kernel/tracing")
+"""Where the kernel makes a file's content as it is read: some reads block forever or consume
+what they read (``/proc/kmsg``, ``trace_pipe``), though the files look regular."""
+
+
+def _kernel_filesystem(device: int) -> str | None:
+    for root in KERNEL_FILESYSTEMS:
+        try:
+            if os.stat(root).st_dev == device:
+                return root
+        except OSError:
+            continue
+    return None
+
+
 def read_path(path: Path) -> Text:
-    """A regular file's text; anything else (a FIFO, a device, a directory) is refused."""
+    """A regular file's text; anything else (a FIFO, a device, a directory, a kernel file
+    under /proc or /sys) is refused before a byte is read."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from exc
     with os.fdopen(fd, "rb") as stream:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise UsageError(f"{path} is not a regular file (a FIFO or device? "
                              "pipe it in with: safelaunch diagnose - < FILE)")
+        if (root := _kernel_filesystem(info.st_dev)) is not None:
+            raise UsageError(f"{path} is a kernel file under {root}: reading it can block "
+                             "forever or consume it; copy the text into a file first")
         os.set_blocking(fd, True)
         try:
             return read_stream(stream)

@@ -51,7 +51,7 @@ NEEDED_MODULES = ("click", "psutil", "yaml", "torch")
 BEAT_SECONDS = 1.0
 POLL_SECONDS = 0.05
 PARTIAL_SUFFIX = ".safelaunch-"
-PARTIAL = re.compile(r"^\..+\.safelaunch-(\d+)$")
+PARTIAL = re.compile(r"^\..{1,255}\.safelaunch-(\d+)$")
 
 
 def _path(text: str) -> str:

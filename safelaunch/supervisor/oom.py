@@ -69,9 +69,11 @@ def kernel_record(pid: int) -> str | bool | None:
     if proc.returncode != 0:
         return None
     text = proc.stdout[-MAX_LOG_BYTES:].decode(errors="replace")
-    pattern = re.compile(rf"(Killed process {pid}\b|oom-kill:.*\bpid={pid}\b)")
+    killed = re.compile(rf"Killed process {pid}\b")
+    listed = re.compile(rf"\bpid={pid}\b")  # after 'oom-kill:' (one scan, not one per 'oom-kill:')
     for line in reversed(text.splitlines()):
-        if pattern.search(line):
+        after = line.find("oom-kill:")
+        if killed.search(line) or (after >= 0 and listed.search(line, after + 9)):
             return line.strip()[:300]
     return False
 

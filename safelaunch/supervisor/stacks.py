@@ -28,7 +28,7 @@ evidence and must not hold up the verdict."""
 NATIVE_READ_LIMIT = 1 << 20
 SIGNAL_WAIT_S = 2.0
 RUNTIME_FRAME = re.compile(r"safelaunch[/\\]runtime[/\\]")
-LIBRARY_FRAME = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python3[^/\\]*)[/\\]")
+LIBRARY_FRAME = re.compile(r"(site-packages|dist-packages|[/\\]lib[/\\]python3[^/\\]{0,32})[/\\]")
 
 
 def _library_roots() -> list[str]:
@@ -155,8 +155,24 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
                        dict(result.missing), dict(result.native))
 
 
-_SPY_FRAME = re.compile(r"^\s+(\S.*?) \((.+?):(\d+)\)\s*$")
-_FH_FRAME = re.compile(r'^\s+File "(.+?)", line (\d+) in (.+)$')
+# Frame lines are read in time linear in their length (a native frame of templated C++ runs
+# to kilobytes): tests/test_regex_linear.py checks every pattern's shape.
+_SPY_TAIL = re.compile(r":(\d+)\)\s*$")
+_FH_FRAME = re.compile(r'^\s+File "(.{1,4096}?)", line (\d+) in (.+)$')
+
+
+def _spy_frame(line: str) -> tuple[str, str, str] | None:
+    """(function, file, line) of a py-spy frame line, ``    function (file:line)``: the
+    function runs to the first `` (`` that leaves a file name before the ``:line)`` ending."""
+    tail = _SPY_TAIL.search(line)
+    name = line.lstrip()
+    start = len(line) - len(name)
+    if tail is None or start == 0 or not name:
+        return None
+    cut = line.find(" (", start + 1, tail.start() - 1)
+    if cut < 0:
+        return None
+    return line[start:cut], line[cut + 2:tail.start()], tail.group(1)
 
 
 def _main_thread(text: str) -> list[tuple[str, str, str]]:
@@ -171,10 +187,10 @@ def _main_thread(text: str) -> list[tuple[str, str, str]]:
             continue
         if current is None:
             continue
-        spy = _SPY_FRAME.match(line)
+        spy = _spy_frame(line)
         fh = None if spy else _FH_FRAME.match(line)
         if spy:
-            current.append((spy.group(1), spy.group(2), spy.group(3)))
+            current.append(spy)
         elif fh:
             current.append((fh.group(3), fh.group(1), fh.group(2)))
     main = next((b for b in blocks if any(f[0] == "<module>" for f in b)),
@@ -196,8 +212,10 @@ _AUTOGRAD = re.compile(r"torch[/\\]autograd[/\\]")
 _DATA = re.compile(r"torch[/\\]utils[/\\]data[/\\]")
 
 
-_NATIVE_WAIT = re.compile(r"\b(?:c10d|gloo|nccl)\w*::[\w:<>]*|\bnccl[A-Z]\w*|\bwait_tensor\b")
-_NATIVE_FRAME = re.compile(r"^\s+(\S.*?)\s+\(([^()]*)\)\s*$")
+_NATIVE_WAIT = re.compile(r"\b(?:c10d|gloo|nccl)\w{0,100}::[\w:<>]*|\bnccl[A-Z]\w*|\bwait_tensor\b")
+# The name ends on a non-space (as '\S.*?' followed by '\s+' would): then '\s+' is tried once
+# per run of spaces, not once per space.
+_NATIVE_FRAME = re.compile(r"^\s+(\S(?:.{0,4096}?\S)?)\s+\(([^()]*)\)\s*$")
 NATIVE_NAME_LEN = 120
 
 

@@ -50,7 +50,7 @@ PY
   fi
 }
 keep_on_failure=$keep_on_failure
-if [ "$$code" -eq 0 ] || [ "$$keep_on_failure" = no ]; then
+if [ "$$1" -eq 0 ] || [ "$$keep_on_failure" = no ]; then
   end_instance $action
 else
   say "leaving the failed instance running for inspection (--keep-on-failure)"
