@@ -8,6 +8,7 @@ against the option it mirrors, naming the key and its line when something is wro
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import os
@@ -157,6 +158,21 @@ class HangTimeoutType(click.ParamType):  # type: ignore[type-arg]
         return seconds
 
 
+def hang_timeout_value(value: object) -> float | str:
+    """``--hang-timeout`` as the plan reads it: seconds as a float, or ``auto`` / ``off``,
+    whoever built the config (click, a test, a library caller)."""
+    if isinstance(value, str) and value.strip().lower() in ("auto", "off"):
+        return value.strip().lower()
+    seconds = math.nan
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        with contextlib.suppress(ValueError):
+            seconds = float(value)
+    if not 0 < seconds <= MAX_SECONDS:  # nan fails both
+        raise UsageError(f"--hang-timeout must be a number of seconds > 0 (at most "
+                         f"{MAX_SECONDS:g}), auto or off, got {_shown(value)}")
+    return seconds
+
+
 def _is_number(text: str) -> bool:
     """``nan``, ``inf``, ``Infinity``: words that are numbers, never a device's name."""
     try:
@@ -263,6 +279,7 @@ class RunConfig:
             raise UsageError(f"--grace-period must be >= 0, got {self.grace_period}")
         if self.monitor_interval <= 0:
             raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
+        self.hang_timeout = hang_timeout_value(self.hang_timeout)
 
     @property
     def torch_logs(self) -> bool:

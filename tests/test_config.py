@@ -168,3 +168,17 @@ def test_run_config_validation():
     with pytest.raises(UsageError, match="c10d"):
         RunConfig(script="x", nnodes="1:2", master_addr="h")
     assert RunConfig(script="x", nnodes="2", master_addr="h").max_nodes == 2
+
+
+def test_the_config_checks_its_own_hang_timeout():
+    """Whoever builds a RunConfig (click, a test, a library caller), the plan reads the same."""
+    from safelaunch.plan import hang_policy
+
+    policy = hang_policy(RunConfig(script="x", hang_timeout=600))
+    assert policy is not None and policy.hang_timeout == 600.0
+    assert hang_policy(RunConfig(script="x", hang_timeout="Off")) is None
+    auto = hang_policy(RunConfig(script="x", hang_timeout=" AUTO "))
+    assert auto is not None and auto.hang_timeout is None
+    for bad in (0, -1, True, "soon", float("nan"), float("inf"), None, [600]):
+        with pytest.raises(UsageError, match="--hang-timeout must be"):
+            RunConfig(script="x", hang_timeout=bad)
