@@ -57,13 +57,28 @@ def test_stall_needs_more_than_the_limit():
 
 
 def test_startup_timeout_before_first_step_and_phase_timeout():
-    starting = view(0, step=0, beats=0)
+    starting = view(0, step=0, beats=0, coll_count=0, forwards=0)
     assert find_stalls([starting], POLICY, 10, now=99.0) == []
     assert [s.rank for s in find_stalls([starting], POLICY, 10, now=101.0)] == [0]
     in_phase = view(0, beat_time=0.0, phase_name="checkpoint", phase_start=50.0,
                     phase_timeout=900.0)
     assert find_stalls([in_phase], POLICY, 10, now=500.0) == []
     assert find_stalls([in_phase], POLICY, 10, now=951.0)[0].limit_name.startswith("phase")
+
+
+def test_a_loop_without_an_optimizer_is_past_startup():
+    """Evaluation, inference, a custom update: collectives completed, no optimizer step."""
+    idle = dict(step=0, forwards=0, backwards=0, beat_time=50.0)
+    looping = view(0, coll_count=6, in_coll=True, **idle)  # five done, waiting in the sixth
+    assert [(s.rank, s.limit_name) for s in find_stalls([looping], POLICY, 10, now=61.0)] == [
+        (0, "hang timeout")]
+    # a setup's barrier or two (rank 0 downloads meanwhile) keeps the start-up window
+    for setup in (view(0, coll_count=1, in_coll=True, **idle),
+                  view(0, coll_count=3, in_coll=True, **idle),
+                  view(0, coll_count=5, init_state=INIT_ENTERED, **idle)):
+        assert find_stalls([setup], POLICY, 10, now=99.0) == []
+    # auto mode before any step has nothing to learn a limit from: start-up still applies
+    assert find_stalls([looping], POLICY, None, now=99.0) == []
 
 
 def test_lone_survivor_doing_rank0_work_is_not_a_hang():

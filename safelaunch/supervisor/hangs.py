@@ -4,8 +4,9 @@ A rank progresses when it steps (an optimizer step or ``safelaunch.heartbeat``),
 collective, runs a DDP forward pass, finishes ``init_process_group`` or leaves a phase.
 A rank *stalls* when, since its last progress, more time passed than its current limit:
 
-- before its first step: ``--startup-timeout`` from the rank's start (imports, rendezvous,
-  data loading);
+- before its first step (or DDP pass, or a loop's worth of completed collectives: a loop
+  with no optimizer is past start-up too): ``--startup-timeout`` from the rank's start
+  (imports, rendezvous, data loading);
 - inside ``safelaunch.phase(name, timeout)``: that phase's own timeout;
 - otherwise ``--hang-timeout``; in ``auto`` mode, after a warm-up of a few steps, a safety
   factor times the longest step interval seen so far, never below a floor (before the
@@ -27,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from safelaunch.plan import HangPolicy
-from safelaunch.runtime.beatfile import INIT_ENTERED, Snapshot
+from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
 
 UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number of batches per "
                "rank. Use DistributedSampler(dataset, drop_last=True) (and drop_last=True in "
@@ -103,13 +104,27 @@ class RankView:
         return f"rank {self.rank} at step {beat.step}, {where}{phase}"
 
 
+LOOP_COLLECTIVES = 3
+"""Collectives a rank must have completed to be past start-up without an optimizer step: a
+loop (evaluation, inference, a custom update rule) has done several; a setup has done one or
+two (a barrier while rank 0 downloads, DDP's parameter broadcast)."""
+
+
+def past_startup(beat: Snapshot) -> bool:
+    """Whether a rank is training: it stepped, ran a DDP pass, or completed a loop's worth
+    of collectives after joining its group.  Before that only ``--startup-timeout`` applies."""
+    completed = beat.coll_count - (1 if beat.in_coll else 0)
+    return (beat.step > 0 or beat.forwards > 0 or beat.backwards > 0
+            or (beat.init_state == INIT_DONE and completed >= LOOP_COLLECTIVES))
+
+
 def rank_limit(view: RankView, policy: HangPolicy, warm_limit: float | None,
                others_done: bool) -> tuple[float, str]:
     """(seconds allowed since the rank's last progress, what that limit is)."""
     beat = view.beat
     if beat is not None and beat.phase_name:
         return beat.phase_timeout, f"phase '{beat.phase_name}' timeout"
-    if beat is None or beat.step == 0 or warm_limit is None:
+    if beat is None or not past_startup(beat) or warm_limit is None:
         return policy.startup_timeout, "startup timeout"
     if others_done and not beat.in_coll:
         return policy.startup_timeout, "startup timeout (the other ranks have finished)"
