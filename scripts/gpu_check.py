@@ -574,7 +574,8 @@ def prepare(ctx: Context) -> None:
     method = "already installed from this tree" if already else "pip install -e"
     install = Step("install", [ctx.python, "-m", "pip", "install", "-q", "--no-deps",
                                "--no-build-isolation", "--no-index", "-e", str(REPO)],
-                   180, 20, Expect(exit=[0], note="pip install -e of this tree"),
+                   180, 20, Expect(note="pip install -e of this tree; where that fails, "
+                                   "the tree goes on PYTHONPATH instead (facts.install)"),
                    skip=f"safelaunch is {method}" if already else None)
     run_and_record(ctx, install)
     if not already and import_location(ctx) != own:
