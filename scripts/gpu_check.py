@@ -12,7 +12,7 @@ no visible GPU, a hang in torch.cuda.synchronize, a rank that skips an NCCL coll
 NCCL watchdog timeout with the flight recorder), and diagnoses every failed run.
 
 Each step runs under coreutils ``timeout`` with its own limit, and under one budget for the
-whole check (``--budget``, default 540 s, inside the GPU machine's 10 minutes a command): a
+whole check (``--budget``, default 570 s, inside the GPU machine's 10 minutes a command): a
 step whose usual time no longer fits is skipped, never half-run.  Every step's expectation is
 written down, and each result says whether it met it.
 
@@ -77,6 +77,7 @@ RESERVE_S = 25.0
 """Kept back from the budget for the packing at the end."""
 KILL_AFTER_S = 15
 TAIL_LINES = 12
+GPU_PROCESS_POLLS = 5
 RESULTS, LOG, ARCHIVE = "results.json", "gpu_check.log", "runs.tar.gz"
 ALWAYS = ("wheels", "install", "nvidia-smi", "nvidia-smi-L", "nvidia-smi-query", "nvidia-smi-q",
           "nvidia-smi-topo", "gpu-parse", "torch-facts")
@@ -629,6 +630,10 @@ def run_and_record(ctx: Context, step: Step) -> dict[str, Any]:
         after_run(ctx, step, record)
     output_text = read_text(run.output) + (read_text(run.stdout) if run.stdout else "")
     record["checks"] = evaluate(expect, record, output_text, step.run_dir)
+    left = record.get("gpu_processes_after")
+    if left is not None and not ctx.dry_run:
+        record["checks"].append({"what": "no process left on the GPU", "ok": not left,
+                                 "detail": "; ".join(left)})
     ok = all(c["ok"] for c in record["checks"])
     record["status"] = "timeout" if run.timed_out else ("ok" if ok else "unexpected")
     report_step(ctx, record, run.output)
@@ -651,31 +656,59 @@ def env_text(env: dict[str, str]) -> str:
 
 
 def after_run(ctx: Context, step: Step, record: dict[str, Any]) -> None:
-    """Summary, diagnosis (``safelaunch diagnose``, text and JSON), stacks and the NCCL
-    flight recorder of a ``safelaunch run`` step."""
+    """Summary, diagnosis (``safelaunch diagnose``, text and JSON), stacks, the NCCL flight
+    recorder of a ``safelaunch run`` step, and what is left on the GPU after it."""
     run_dir = step.run_dir
     assert run_dir is not None
+    folder = ctx.steps_dir / step.name
     record["run_dir"] = str(run_dir.relative_to(ctx.work))
     record["summary"] = summarise_run(run_dir)
     record["stacks"] = listing(run_dir / "stacks")
     record["flight_recorder"] = listing(run_dir / "nccl_flight_recorder")
+    record["gpu_processes_after"] = gpu_processes(ctx, folder)
     if record.get("exit_code") in (0, None) or not run_dir.is_dir():
         return
-    folder = ctx.steps_dir / step.name
     for label, extra in (("diagnose", []), ("diagnose-json", ["--json"])):
-        if ctx.remaining() < RESERVE_S + 5:
+        timeout = budgeted(ctx, 60, least=5)
+        if timeout is None:
             break
-        run = execute(ctx, ctx.safelaunch("diagnose", *extra, str(run_dir)), 60, folder,
+        run = execute(ctx, ctx.safelaunch("diagnose", *extra, str(run_dir)), timeout, folder,
                       split_stdout=True, label=label)
         record[label.replace("-", "_") + "_exit"] = run.exit_code
         if extra and run.stdout is not None:
             record["diagnosis"] = first_finding(load_json(read_text(run.stdout)))
-    if record["flight_recorder"] and not ctx.dry_run and ctx.remaining() > RESERVE_S + 30:
+    timeout = budgeted(ctx, 90, least=30)
+    if record["flight_recorder"] and not ctx.dry_run and timeout is not None:
         argv = [ctx.python, "-m", "torch.distributed.flight_recorder.fr_trace",
                 str(run_dir / "nccl_flight_recorder"), "--prefix", "rank_",
                 "--allow-incomplete-ranks", "-j"]
-        run = execute(ctx, argv, 90, folder, label="fr_trace")
-        record["fr_trace_exit"] = run.exit_code
+        record["fr_trace_exit"] = execute(ctx, argv, timeout, folder, label="fr_trace").exit_code
+
+
+def budgeted(ctx: Context, wanted: float, least: float) -> float | None:
+    """A helper command's timeout within the budget; None when not even ``least`` is left."""
+    left = ctx.remaining() - RESERVE_S
+    return min(wanted, left) if left >= least else None
+
+
+def gpu_processes(ctx: Context, folder: Path) -> list[str] | None:
+    """The processes still on a GPU after a job (a second's grace for the driver to notice
+    their exit); None when nvidia-smi cannot say."""
+    argv = ["nvidia-smi", "--query-compute-apps=pid,process_name,used_memory",
+            "--format=csv,noheader"]
+    lines: list[str] = []
+    for _ in range(GPU_PROCESS_POLLS):
+        timeout = budgeted(ctx, 20, least=3)
+        if timeout is None:
+            return None
+        run = execute(ctx, argv, timeout, folder, split_stdout=True, label="gpu-processes")
+        if run.exit_code != 0 or run.stdout is None:
+            return None
+        lines = [line for line in read_text(run.stdout).splitlines() if line.strip()]
+        if not lines:
+            break
+        time.sleep(1.0)
+    return lines
 
 
 def first_finding(data: Any) -> dict[str, Any] | None:
@@ -847,7 +880,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="where the results go (default: $OUT)")
     parser.add_argument("--work", default=None, help="working folder (default: a new one in "
                         "the temporary directory)")
-    parser.add_argument("--budget", type=float, default=540.0,
+    parser.add_argument("--budget", type=float, default=570.0,
                         help="seconds for the whole check, packing included")
     parser.add_argument("--only", default=None,
                         help="comma-separated step names to run (the facts always run)")

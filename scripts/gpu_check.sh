@@ -6,7 +6,7 @@
 #
 # Runs scripts/gpu_check.py with the machine's python3 (GPU_CHECK_PYTHON names another), from
 # the repository's root.  Every step has its own timeout and the whole check a budget
-# (--budget, default 540 s), so it ends well inside a 10-minute command and always leaves
+# (--budget, default 570 s), so it ends well inside a 10-minute command and always leaves
 # results.json, gpu_check.log and runs.tar.gz in $OUT.  Options go to gpu_check.py.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
