@@ -180,7 +180,6 @@ class Context:
     started_utc: str = field(default_factory=lambda: utc_now())
     log_file: io.TextIOBase | None = None
     log_bytes: int = 0
-    current: subprocess.Popen[bytes] | None = None
 
     @property
     def steps_dir(self) -> Path:
@@ -239,25 +238,30 @@ def execute(ctx: Context, argv: list[str], timeout: float, folder: Path, *,
         except OSError as exc:
             err.write(f"could not start {argv[0]}: {exc}\n".encode())
             return Execution(None, 0.0, False, output, stdout_path)
-        ctx.current = proc
         try:
             code: int | None = proc.wait(timeout=limit + KILL_AFTER_S + 10)
         except subprocess.TimeoutExpired:
             stop_group(proc)
             code = None
-        finally:
-            ctx.current = None
+        except Stopped:
+            stop_group(proc)
+            raise
     seconds = time.monotonic() - started
     timed_out = code is None or (bool(prefix) and code in (124, 137) and seconds >= limit - 0.5)
     return Execution(code, round(seconds, 2), timed_out, output, stdout_path)
 
 
-def stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """Kill the session this check started for one step (its own process group only)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=10)
+def stop_group(proc: subprocess.Popen[bytes], grace: float = 10.0) -> None:
+    """Stop the process group this check started for one step (its own only): SIGTERM, so
+    safelaunch stops its ranks and writes its summary, then SIGKILL after ``grace``."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 10.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def read_text(path: Path, limit: int = 2 * MIB) -> str:
@@ -616,11 +620,19 @@ def run_and_record(ctx: Context, step: Step) -> dict[str, Any]:
         return record
     timeout = min(step.timeout, max(5.0, ctx.remaining() - RESERVE_S))
     record["timeout_s"] = round(timeout)
-    ctx.say(f"[gpu_check] {step.name}: {' '.join(step.argv)[:400]} "
+    shown = " ".join("<inline code>" if "\n" in arg else arg for arg in step.argv)
+    ctx.say(f"[gpu_check] {step.name}: {shown[:400]} "
             f"(timeout {timeout:.0f}s{', ' + env_text(step.env) if step.env else ''})")
     folder = ctx.steps_dir / step.name
-    run = execute(ctx, step.argv, timeout, folder, env=step.env,
-                  split_stdout=expect.json_stdout)
+    try:
+        run = execute(ctx, step.argv, timeout, folder, env=step.env,
+                      split_stdout=expect.json_stdout)
+    except Stopped:
+        record["status"] = "stopped"
+        if step.run_dir is not None:
+            record["summary"] = summarise_run(step.run_dir)
+        write_results(ctx)
+        raise
     record.update(exit_code=run.exit_code, seconds=run.seconds, timed_out=run.timed_out,
                   output=str(run.output.relative_to(ctx.work)))
     if run.stdout is not None:
@@ -857,7 +869,7 @@ def finish(ctx: Context) -> int:
     ctx.say(f"[gpu_check] {tally} in {time.monotonic() - ctx.started:.0f}s; "
             f"$OUT: {', '.join(sorted(p.name for p in ctx.out.iterdir()))}"
             + (f"; LIMITS BROKEN: {problems}" if problems else ""))
-    bad = tally.get("unexpected", 0) + tally.get("timeout", 0)
+    bad = sum(tally.get(status, 0) for status in ("unexpected", "timeout", "stopped"))
     return 1 if bad or problems or not archive.get("name") else 0
 
 
@@ -918,6 +930,8 @@ def main(argv: list[str] | None = None) -> int:
                   deadline=time.monotonic() + args.budget, only=only, env=env)
 
     def stop(signum: int, _frame: object) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):  # a second one must not cut the packing
+            signal.signal(sig, signal.SIG_IGN)
         raise Stopped(signal.Signals(signum).name)
 
     signal.signal(signal.SIGTERM, stop)
@@ -935,8 +949,6 @@ def main(argv: list[str] | None = None) -> int:
                 run_and_record(ctx, step)
         except Stopped as exc:
             ctx.say(f"[gpu_check] stopped by {exc}: packing what there is")
-            if ctx.current is not None:
-                stop_group(ctx.current)
             ctx.facts["stopped_by"] = str(exc)
         return finish(ctx)
 
