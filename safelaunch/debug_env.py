@@ -105,6 +105,14 @@ class DebugEnv:
         return {"level": self.level, "set": self.set, "kept": self.kept,
                 "warnings": self.warnings}
 
+    def dump_folders(self) -> list[str]:
+        """Folders of the flight-recorder dump paths safelaunch set: torch creates only its
+        own default folder and, where the one named is missing, logs "Error opening file for
+        writing Flight Recorder debug info" and writes nothing."""
+        names = {e.name for e in FLIGHT_RECORDER_DUMP}
+        return sorted({value.rsplit("/", 1)[0] for name, value in self.set.items()
+                       if name in names and "/" in value})
+
 
 def resolve(level: str, environ: Mapping[str, str], run_dir: str, *, nccl: bool,
             torch_version: tuple[int, int]) -> DebugEnv:

@@ -112,6 +112,8 @@ def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcom
     debug = debug_env.resolve(cfg.debug_level, os.environ, str(run_dir),
                               nccl=backend == "nccl", torch_version=torch_version())
     write_json(run_dir / "debug_env.json", debug.to_json())
+    for folder in debug.dump_folders():
+        Path(folder).mkdir(parents=True, exist_ok=True)
     prep.events.record("debug_env", **debug.to_json())
     _announce_debug(debug, console)
     extra_env.update(debug.set)

@@ -46,6 +46,30 @@ def test_a_users_value_under_an_alias_is_kept():
     assert env.kept == {"TORCH_NCCL_DUMP_ON_TIMEOUT": "0", "TORCH_NCCL_TRACE_BUFFER_SIZE": "50"}
 
 
+def test_dump_folders_are_those_of_the_dump_paths_safelaunch_set():
+    assert debug_env.resolve("basic", {}, "/r", nccl=True,
+                             torch_version=NEW).dump_folders() == ["/r/nccl_flight_recorder"]
+    assert debug_env.resolve("basic", {}, "/r", nccl=False, torch_version=NEW).dump_folders() == []
+    mine = debug_env.resolve("basic", {"TORCH_FR_DUMP_TEMP_FILE": "/mine/fr_"}, "/r", nccl=True,
+                             torch_version=NEW)
+    assert mine.dump_folders() == []
+
+
+def test_the_flight_recorder_folder_exists_before_the_ranks_start(tmp_path):
+    # torch writes its dumps into the folder named but never creates it (FlightRecorder.cpp)
+    script = tmp_path / "show.py"
+    script.write_text("import os\n"
+                      "print(os.path.isdir(os.path.dirname(os.environ['TORCH_FR_DUMP_TEMP_FILE'])))\n")
+    run_dir = tmp_path / "run"
+    out = subprocess.run(safelaunch_cmd("run", "--no-minimal-test", "--no-preflight",
+                                        "--minimal-test-backend", "nccl", "--debug-level", "off",
+                                        "--run-dir", str(run_dir), str(script)),
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "[rank0] True" in out.stdout
+    assert (run_dir / "nccl_flight_recorder").is_dir()
+
+
 def test_detail_adds_and_warns_about_slow_variables():
     env = debug_env.resolve("detail", {}, "/r", nccl=False, torch_version=NEW)
     assert env.set["NCCL_DEBUG"] == "INFO" and env.set["TORCH_DISTRIBUTED_DEBUG"] == "DETAIL"
