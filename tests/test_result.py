@@ -31,7 +31,7 @@ def test_earliest_failure_is_root_cause_even_if_not_loudest():
     d = decide(ranks)
     assert d.root_cause is ranks[1] and d.exit_code == 137
     assert "rank 1 was killed by SIGKILL" in d.reason and "1 more rank(s) failed" in d.reason
-    assert ranks[1].root_cause and not ranks[0].root_cause
+    assert not any(r.root_cause for r in ranks)  # decide leaves its input alone
 
 
 def test_signal_codes():

@@ -139,7 +139,8 @@ def _describe_failure(rank: RankOutcome) -> str:
 
 def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
            engine_failed: bool = False, hang: str | None = None) -> Decision:
-    """The run's status, exit code and reason from its ranks' outcomes."""
+    """The run's status, exit code and reason from its ranks' outcomes (left unchanged: the
+    root cause is returned, ``verdict`` marks it)."""
     failed = sorted((r for r in ranks if r.state is RankState.FAILED),
                     key=lambda r: (r.exited_at if r.exited_at is not None else float("inf"),
                                    r.global_rank))
@@ -147,7 +148,6 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
     stopped_note = (f"; {len(stopped)} other rank(s) stopped by safelaunch" if stopped else "")
     if failed:
         root = failed[0]
-        root.root_cause = True
         others = len(failed) - 1
         also = f"; {others} more rank(s) failed after it" if others else ""
         return Decision(RunStatus.FAILED, exit_code_for(root.returncode or exit_codes.FAILED),

@@ -29,21 +29,12 @@ from safelaunch.ports import port_taken
 from safelaunch.redact import redact_env
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitWatcher
-from safelaunch.supervisor.hangs import HangReport
 from safelaunch.supervisor.jobview import JobView, store_address
 from safelaunch.supervisor.logs import LogCollector
 from safelaunch.supervisor.ranks import Supervisor
 from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.rendezvous import RendezvousWatch, waiting_for
-from safelaunch.supervisor.result import (
-    RunOutcome,
-    RunStatus,
-    decide,
-    early_exit_note,
-    exit_code_for,
-    returncode_label,
-    solo_ranks_note,
-)
+from safelaunch.supervisor.result import RunOutcome, RunStatus
 from safelaunch.supervisor.rundir import (
     create_run_dir,
     make_private,
@@ -51,6 +42,7 @@ from safelaunch.supervisor.rundir import (
     write_json,
     write_summary,
 )
+from safelaunch.supervisor.verdict import LaunchError, Observation, verdict
 
 
 def check_master_port(plan: LaunchPlan) -> None:
@@ -276,54 +268,26 @@ def _end_in_rendezvous(prep: Prepared, sup: Supervisor, console: Console, signum
 
 def _outcome(plan: LaunchPlan, sup: Supervisor, result: object, error: SafelaunchError | None,
              argv: list[str], started: float, duration: float) -> RunOutcome:
-    ranks = sup.rank_outcomes()
-    signal_received = getattr(result, "signal", None) or sup.deferred_signal
-    if error is not None and not ranks:
-        status, code, reason, root = RunStatus.FAILED, error.exit_code, error.message, None
-    else:
-        hang = sup.hang
-        decision = decide(ranks, interrupted_by=signal_received,
-                          engine_failed=not getattr(result, "succeeded", False),
-                          hang=_hang_reason(hang) if hang is not None else None)
-        status, code, reason = decision.status, decision.exit_code, decision.reason
-        root = decision.root_cause
-        if error is not None and decision.root_cause is None and hang is None:
-            code, reason = error.exit_code, error.message
-        elif sup.deadline_hit and decision.root_cause is None:
-            reason = f"stopped after the {plan.config.deadline_s:g}s time limit"
-    culprits = sup.hang.culprits if sup.hang is not None else []
-    note = (solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED
-            else early_exit_note(ranks, root))
-    if error is not None and sup.hang is not None:
-        # stopping a hung job can make torch's engine fail (another node took the
-        # rendezvous store with it): the hang stays the verdict
-        note = f"while the hung job was being stopped, torch's engine failed: {error.message}"
-    root_rank = root.global_rank if root is not None else (
-        culprits[0] if len(culprits) == 1 else None)
+    return verdict(observe(plan, sup, result, error, argv, started, duration))
+
+
+def observe(plan: LaunchPlan, sup: Supervisor, result: object, error: SafelaunchError | None,
+            argv: list[str], started: float, duration: float) -> Observation:
+    """What the supervisor saw of the ended job, read from it once."""
     first = sup.jobview.first_failure() if sup.jobview is not None else None
-    if (first is not None and sup.jobview is not None and sup.jobview.is_remote(first)
-            and status is not RunStatus.SUCCEEDED and signal_received is None
-            and sup.hang is None):
-        # Another node's rank failed first: every node names it and exits with its code.
-        for rank in ranks:
-            rank.root_cause = False
-        status, code, root_rank, note = (RunStatus.FAILED, exit_code_for(first.returncode),
-                                         first.rank, None)
-        reason = (f"global rank {first.rank} on {first.host} failed first "
-                  f"({returncode_label(first.returncode)}); this node's ranks failed or were "
-                  "stopped after it")
-    return RunOutcome(
-        status=status, exit_code=code, reason=reason, run_id=plan.run_id,
-        run_dir=str(plan.run_dir), ranks=ranks, hang=sup.hang.to_json() if sup.hang else None,
-        root_cause_rank=root_rank,
-        attempts=sup.attempt + 1, duration_s=duration, started_at=started, command=argv,
-        notes=[note] if note else [], global_root=first.to_json() if first else None,
+    return Observation(
+        run_id=plan.run_id, run_dir=str(plan.run_dir), command=tuple(argv),
+        started_at=started, duration_s=duration, attempts=sup.attempt + 1,
+        ranks=tuple(sup.rank_outcomes()),
+        engine_succeeded=bool(getattr(result, "succeeded", False)),
+        signal_received=getattr(result, "signal", None) or sup.deferred_signal,
+        error=LaunchError(error.exit_code, error.message) if error is not None else None,
+        hang=sup.hang,
+        deadline_s=plan.config.deadline_s if sup.deadline_hit else None,
+        first_failure=first,
+        first_failure_remote=(first is not None and sup.jobview is not None
+                              and sup.jobview.is_remote(first)),
     )
-
-
-def _hang_reason(report: HangReport) -> str:
-    who = ", ".join(str(r) for r in report.culprits)
-    return f"hang: rank(s) {who} held up the job (see the hang analysis); safelaunch stopped it"
 
 
 def _remove_empty(folder: Path) -> None:
