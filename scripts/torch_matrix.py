@@ -90,9 +90,11 @@ def project_dependencies() -> list[str]:
 
 
 def _torch_version(python: Path) -> str | None:
+    """The venv's torch, when everything a check needs is installed there (asked from "/",
+    so the project's own folder on the path cannot stand in for its install)."""
     proc = subprocess.run([str(python), "-W", "ignore", "-c",
-                           "import torch, safelaunch; print(torch.__version__)"],
-                          capture_output=True, text=True, timeout=120)
+                           "import torch, safelaunch, click, pytest; print(torch.__version__)"],
+                          capture_output=True, text=True, timeout=120, cwd="/")
     return proc.stdout.strip().split("+")[0] if proc.returncode == 0 else None
 
 
