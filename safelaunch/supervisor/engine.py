@@ -388,10 +388,10 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if "EADDRINUSE" in str(exc) or "address already in use" in str(exc).lower():
         where = config.rdzv_endpoint or "the rendezvous port"
-        return StartError(
-            f"rendezvous port {where} is already in use on this machine; pass a free "
-            "--master-port (or leave it out on a single node and safelaunch picks one)"
-        )
+        pick = ("leave it out on a single node and safelaunch picks one" if single_node_store()
+                else "--standalone on a single node: a free port of its own")
+        return StartError(f"rendezvous port {where} is already in use on this machine; pass a "
+                          f"free --master-port (or {pick})")
     if not _raised_in_rendezvous(exc):
         hint = (" (--numa-binding needs GPUs)" if getattr(config, "numa_options", None)
                 and "CUDA" in text else "")

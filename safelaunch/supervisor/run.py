@@ -51,7 +51,7 @@ def check_master_port(plan: LaunchPlan) -> None:
         return
     reason = port_taken(plan.master_port)
     if reason is not None:
-        hint = ("leave out --master-port and safelaunch picks a free one"
+        hint = ("pass a free --master-port, or --standalone for a free port of its own"
                 if plan.config.single_node else "pass a free --master-port on every node")
         raise StartError(f"master port {plan.master_port} is already in use on this machine "
                          f"({reason}); another job may be running: {hint}")
