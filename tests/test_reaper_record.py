@@ -99,3 +99,28 @@ def test_a_run_that_started_and_never_finished_says_so(tmp_path):
     _events(tmp_path, {"event": "run_started", "run_id": "x"},
             {"event": "run_finished", "status": "succeeded"})
     assert diagnose(from_run_dir(tmp_path)).status == "no_failure"
+
+
+def test_the_reaper_removes_the_launchers_scratch_folder_and_nothing_else(tmp_path):
+    import tempfile
+
+    scratch = Path(tempfile.mkdtemp(prefix="safelaunch-"))
+    (scratch / "rank0.out").write_text("fifo stand-in")
+    foreign = Path(tempfile.mkdtemp(prefix="someone-else-"))
+    inside_run = tmp_path / "safelaunch-not-in-tmp"
+    inside_run.mkdir()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "safelaunch.supervisor.reaper",
+                                 "no-such-job", str(tmp_path), "1"], stdin=subprocess.PIPE)
+        assert proc.stdin is not None
+        for folder in (scratch, foreign, inside_run):
+            proc.stdin.write(f"tmp {folder}\n".encode())
+        proc.stdin.close()  # the launcher died
+        assert proc.wait(timeout=30) == 0
+        assert not scratch.exists()
+        assert foreign.is_dir() and inside_run.is_dir()
+    finally:
+        import shutil
+
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.rmtree(foreign, ignore_errors=True)

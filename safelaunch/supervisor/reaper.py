@@ -15,9 +15,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -94,6 +96,10 @@ class ReaperHandle:
     def stage(self, name: str) -> None:
         """What the launcher is doing now, for the reaper's account if it dies."""
         self._send(f"stage {name}\n")
+
+    def scratch(self, folder: Path) -> None:
+        """A temporary folder of the launcher's (its FIFOs), removed if the launcher dies."""
+        self._send(f"tmp {folder}\n")
 
     def add_pid(self, pid: int, started: int | None) -> None:
         self._send(f"pid {pid} {started if started is not None else '-'}\n")
@@ -216,6 +222,13 @@ def launcher_died_summary(run_dir: Path, stage: str,
             "stage": stage, "root_cause_rank": root, "ranks": ranks}
 
 
+def _remove_scratch(folder: Path) -> None:
+    """Only a launcher's own temporary folder: ``safelaunch-*`` right under the temp dir."""
+    if folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("safelaunch-") \
+            and folder.is_dir() and not folder.is_symlink():
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: list[str]) -> int:
     job_id, run_dir, grace = argv[0], Path(argv[1]), float(argv[2])
     for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
@@ -223,9 +236,13 @@ def main(argv: list[str]) -> int:
     pids: dict[int, int | None] = {}
     stage = "start-up"
     done = False
+    scratch: list[Path] = []
     for raw in sys.stdin.buffer:
-        word, *values = raw.decode(errors="replace").strip().split(maxsplit=2)[:3] or [""]
-        if word == "pid" and values and values[0].isdigit():
+        line = raw.decode(errors="replace").strip()
+        word, *values = line.split(maxsplit=2)[:3] or [""]
+        if word == "tmp" and len(line) > 4:
+            scratch.append(Path(line[4:]))
+        elif word == "pid" and values and values[0].isdigit():
             started = values[1] if len(values) > 1 else ""
             pids[int(values[0])] = int(started) if started.isdigit() else None
         elif word == "stage" and values:
@@ -248,6 +265,8 @@ def main(argv: list[str]) -> int:
         "unkillable": sorted(report.unkillable),
         "seconds": round(time.monotonic() - started, 3),
     })
+    for folder in scratch:
+        _remove_scratch(folder)
     summary = run_dir / "summary.json"
     if not summary.exists():
         stopped = set(report.terminated) | set(report.killed)

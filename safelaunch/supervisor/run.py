@@ -181,6 +181,7 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
                reaper: ReaperHandle) -> RunOutcome:
     plan, engine, events = prep.plan, prep.engine, prep.events
     fifo_dir = Path(tempfile.mkdtemp(prefix="safelaunch-"))
+    reaper.scratch(fifo_dir)
     collector = LogCollector(plan.run_dir, fifo_dir, console.rank_output,
                              plan.config.console_ranks)
     reaper.stage("training run")
