@@ -171,6 +171,11 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
 
     gpus = gpu.list_gpus()
     nproc = opts.get("nproc") or str(len(gpus or []) or 1)
+    if not nproc.isdigit():  # a device word: refused as 'run' refuses it
+        require_supported_torch()
+        from safelaunch.supervisor.launch_checks import check_nproc
+
+        check_nproc(nproc)
     run_dir = Path(opts.get("run_dir") or defaults.RUNS_ROOT)
     nnodes = str(opts.get("nnodes") or "1")
     report = preflight.run_checks(preflight.PreflightInput.for_ranks(
