@@ -32,17 +32,19 @@ from safelaunch.config import (
 )
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
+from safelaunch.terminal import printable
 from safelaunch.torch_support import require_supported_torch
 
 NOT_FROM_FILE = {"config", "script", "script_args"}
 
 
 def _warn(message: str) -> None:
-    click.echo(f"safelaunch: warning: {message}", err=True)
+    click.echo(f"safelaunch: warning: {printable(message)}", err=True)
 
 
 def _error(message: str) -> None:
-    click.echo(f"safelaunch: error: {message}", err=True)
+    """One line, whatever the message quotes (a remote's answer, a path, an argument)."""
+    click.echo(f"safelaunch: error: {printable(message)}", err=True)
 
 
 def _load_config(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -169,6 +171,11 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
 
     gpus = gpu.list_gpus()
     nproc = opts.get("nproc") or str(len(gpus or []) or 1)
+    if not nproc.isdigit():  # a device word: refused as 'run' refuses it
+        require_supported_torch()
+        from safelaunch.supervisor.launch_checks import check_nproc
+
+        check_nproc(nproc)
     run_dir = Path(opts.get("run_dir") or defaults.RUNS_ROOT)
     nnodes = str(opts.get("nnodes") or "1")
     report = preflight.run_checks(preflight.PreflightInput.for_ranks(

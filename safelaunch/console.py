@@ -14,6 +14,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from safelaunch.terminal import live, printable
+
 NOTICE_PREFIX = "[safelaunch] "
 
 
@@ -57,16 +59,20 @@ class Console:
             os.close(real)
 
     def rank_output(self, stream: str, data: bytes) -> None:
-        self._write(self._fds[stream], data)
+        """Whole lines of rank output (here or from a remote console): colours pass, other
+        terminal controls are made harmless (``terminal.live``)."""
+        self._write(self._fds[stream], live(data))
 
     def notice(self, text: str) -> None:
         """One or more lines from safelaunch itself, on stderr."""
-        lines = "".join(f"{NOTICE_PREFIX}{line}\n" for line in text.splitlines() or [""])
+        lines = "".join(f"{NOTICE_PREFIX}{line}\n"
+                        for line in printable(text, keep_newlines=True).splitlines() or [""])
         self._write(self._fds["err"], lines.encode("utf-8", "replace"))
 
     def plain(self, text: str) -> None:
-        """Text on stderr as it is (the summary table)."""
-        self._write(self._fds["err"], text.encode("utf-8", "replace"))
+        """Text on stderr as it is (the summary table), terminal controls made visible."""
+        self._write(self._fds["err"],
+                    printable(text, keep_newlines=True).encode("utf-8", "replace"))
 
     def _write(self, fd: int, data: bytes) -> None:
         if self._muted or fd in self._broken:

@@ -1,6 +1,8 @@
 """Renders a run's outcome for people: the end-of-run summary.
 
-Decides nothing: every word here comes from the ``RunOutcome``.
+Decides nothing: every word here comes from the ``RunOutcome``.  What the ranks wrote (their
+last lines, errors) is shown with its terminal controls made visible (``terminal.printable``),
+so a last line cannot clear or hide the summary.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from safelaunch.console import display_path
 from safelaunch.supervisor.result import RankOutcome, RankState, RunOutcome, RunStatus
+from safelaunch.terminal import printable
 
 RULE_WIDTH = 78
 
@@ -31,12 +34,12 @@ def _runtime_cell(rank: RankOutcome) -> str:
 
 
 def _shorten(text: str, width: int) -> str:
-    text = " ".join(text.split())
+    text = " ".join(printable(text).split())
     return text if len(text) <= width else text[: max(width - 3, 0)] + "..."
 
 
 def _wrap(text: str, width: int, indent: str) -> list[str]:
-    return textwrap.wrap(text, width=max(width - 1, 40), initial_indent=indent,
+    return textwrap.wrap(printable(text), width=max(width - 1, 40), initial_indent=indent,
                          subsequent_indent=indent + "  ") or [indent]
 
 
@@ -68,7 +71,7 @@ def render_summary(outcome: RunOutcome) -> str:
     for note in outcome.notes:
         lines += _wrap(note, width, "")
     lines.append(f"run directory: {display_path(outcome.run_dir)}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(printable(line) for line in lines) + "\n"
 
 
 def _render_hang(hang: dict[str, Any], width: int) -> list[str]:

@@ -122,6 +122,7 @@ def kill_all(pids: set[int]) -> None:
 FAST_MODULES = {"test_config", "test_diagnose_rules", "test_diagnose_zoo", "test_hang_analysis",
                 "test_line_splitter", "test_monitor", "test_numeric_input", "test_plan",
                 "test_readme", "test_redact", "test_remote_parts", "test_result", "test_summary_record",
+                "test_terminal",
                 "test_vast_api", "test_verdict"}
 
 

@@ -38,6 +38,40 @@ def test_bad_values_name_the_option(run_safelaunch):
                     "'safelaunch run --help'")
 
 
+# Values torchrun takes on its command line and only fails on once running (a traceback, an
+# internal error or a 13-line diagnosis from safelaunch), or waits on forever: `python -m
+# torch.distributed.run` with the same arguments is the oracle that each is invalid.
+LATE_FAILURES = [
+    (("--master-addr", "host\nname", "--nnodes", "2"), ["--master-addr", "host^Jname"]),
+    (("--rdzv-backend", "static", "--rdzv-endpoint", "123"), ["--rdzv-endpoint '123'",
+                                                              "no port"]),
+    (("--rdzv-endpoint", "::::"), ["--rdzv-endpoint", "port number"]),
+    (("--rdzv-endpoint", "127.0.0.1:99999"), ["--rdzv-endpoint", "between 0 and 65536"]),
+    (("--rdzv-conf", "join_timeout=-5"), ["--rdzv-conf join_timeout='-5'", "above 0"]),
+    (("--rdzv-conf", "read_timeout=abc"), ["--rdzv-conf read_timeout='abc'"]),
+    (("--rdzv-conf", "keep_alive_interval=0"), ["keep_alive_interval", "waits forever"]),
+    (("--signals-to-handle", "SIGTERM,SIGKILL"), ["--signals-to-handle SIGKILL",
+                                                  "cannot be caught"]),
+    (("--event-log-handler", "nope"), ["--event-log-handler 'nope'", "console"]),
+    (("--local-addr", "x y"), ["--local-addr 'x y'", "not a host name"]),
+    (("--local-addr", "no-such-host.invalid"), ["--local-addr", "cannot be resolved"]),
+]
+
+
+@pytest.mark.parametrize(("args", "needles"), LATE_FAILURES,
+                         ids=[" ".join(a) for a, _ in LATE_FAILURES])
+def test_values_torchrun_fails_on_late_are_one_line_usage_errors(run_safelaunch, tmp_path, args,
+                                                                 needles):
+    _one_line_error(run_safelaunch("run", *args, FAULT, timeout=60), 2, *needles)
+    assert not (tmp_path / "safelaunch_runs").exists()
+
+
+@pytest.mark.parametrize("value", ["x", "tpu"])
+def test_preflight_refuses_the_nproc_run_refuses(run_safelaunch, value):
+    _one_line_error(run_safelaunch("preflight", "--nproc", value), 2, f"--nproc-per-node {value}",
+                    "Unsupported nproc_per_node value")
+
+
 def test_missing_script_is_127(run_safelaunch, tmp_path):
     _one_line_error(run_safelaunch("run", "nope.py"), 127, "nope.py")
     _one_line_error(run_safelaunch("run", "-m", "no_such_module_xyz"), 127, "no_such_module_xyz")

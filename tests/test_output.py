@@ -104,3 +104,27 @@ def test_torchs_own_rank_prefix_is_not_doubled(run_safelaunch, tmp_path):
     assert "[rank1] [rank1]:" not in console and "[rank0] [rank0]:" not in console
     assert "[rank1] plain line" in console  # lines without torch's prefix still get ours
     assert "[rank1]: ValueError: boom on rank 1" in run.rank_log(1)
+
+
+def test_terminal_controls_stay_in_the_rank_file_and_never_reach_the_terminal(run_safelaunch,
+                                                                               tmp_path):
+    hostile = (b"\x1b]0;owned\x07\x1b[2J\x1b[3J\x1b[?1049h\x1b[31mred\x1b[0m step\rover"
+               b"\x08\x08 \x1bP1$qm\x1b\\done")
+    script = tmp_path / "hostile.py"
+    script.write_text("import sys\n"
+                      f"sys.stdout.buffer.write({hostile!r} + b'\\n')\n"
+                      "sys.stdout.flush()\n"
+                      f"sys.stderr.buffer.write({hostile!r} + b'\\n')\n"
+                      "sys.exit(3)\n")
+    run = run_safelaunch("run", "--nproc", "1", "--no-minimal-test", str(script))
+    assert run.returncode == 3, run.stderr[-2000:]
+    in_file = (run.run_dir / "rank0.log").read_bytes()
+    # the file keeps the bytes whole: the '\r' cuts the line as a terminal would, no more
+    assert in_file.count(b"\x1b]0;owned\x07\x1b[2J\x1b[3J\x1b[?1049h\x1b[31mred\x1b[0m step\n") == 2
+    assert in_file.count(b" over\x08\x08 \x1bP1$qm\x1b\\done\n") == 2
+    # the live console: the colour only, and a reset at the end of the line that used one
+    assert "[rank0] \x1b[31mred\x1b[0m step\x1b[0m\n[rank0] over^H^H done\n" in run.stdout
+    # the summary and the diagnosis quote the last line without its controls
+    console_err = run.stderr.replace("\x1b[31mred\x1b[0m step\x1b[0m", "")
+    assert "\x1b" not in console_err and "\x08" not in console_err, console_err[-3000:]
+    assert "over^H^H done" in run.stderr.split("safelaunch summary")[1]

@@ -464,6 +464,45 @@ def test_a_hostile_remote_cannot_write_outside_the_runs_folder(remote, tmp_path,
     assert not runs.exists() or not any(runs.iterdir()), list(runs.rglob("*"))
 
 
+def _evil_python(tmp_path: Path, mode: str) -> Path:
+    evil_dir = tmp_path / "evil"
+    evil_dir.mkdir()
+    evil = evil_dir / "python"
+    evil.write_text(f"#!{sys.executable}\n" + (FIXTURES / "evil_python.py").read_text())
+    evil.chmod(0o755)
+    (evil_dir / "evil_mode").write_text(mode)
+    return evil
+
+
+@pytest.mark.parametrize(("mode", "code", "message"), [
+    ("deep_manifest", 125, "unexpected answer from the remote manifest on"),
+    ("huge_manifest", 255, "answered more than 32 MiB; refused"),
+    ("deep_start", 125, "JSON nested more than 32 levels deep"),
+    ("huge_start", 125, "... (20,000,000 bytes)"),
+])
+def test_a_hostile_remote_answer_too_deep_or_too_big_is_one_short_line(remote, tmp_path, mode,
+                                                                      code, message):
+    argv = remote.argv(*FAST, "count.py", "1", "0", "0")
+    argv[argv.index("--remote-python") + 1] = str(_evil_python(tmp_path, mode))
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, text=True, timeout=120)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("safelaunch: ")]
+    assert proc.returncode == code, proc.stderr[-2000:]
+    assert len(errors) == 1 and message in errors[0], proc.stderr[-2000:]
+    assert len(errors[0]) < 500 and "Traceback" not in proc.stderr
+
+
+def test_a_hostile_follow_stream_is_neutralised_and_its_deep_control_line_ignored(remote,
+                                                                                  tmp_path):
+    argv = remote.argv(attach="")
+    argv[argv.index("--remote-python") + 1] = str(_evil_python(tmp_path, "deep_follow"))
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, timeout=120)
+    assert proc.returncode != 70 and b"Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert b"[rank0] step 1\x1b[31m red\x1b[0m\n" in proc.stdout
+    assert b"\x1b]" not in proc.stdout + proc.stderr and b"\x1b[2J" not in proc.stdout
+
+
 def test_attach_refuses_a_run_id_that_is_a_path(remote):
     code, _, err = remote.run(attach="../../etc")
     assert code == 2 and "--attach takes a run id" in err

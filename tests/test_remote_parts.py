@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -239,3 +240,113 @@ def test_keep_connecting_retries_only_what_it_is_told():
     with pytest.raises(RemoteError, match="authentication failed"):
         keep_connecting(connect, 10.0, 0.5, 2.0, clock=lambda: now[0], sleep=sleep,
                         retry=(LinkLost,))
+
+
+# A hostile --remote-python (tests/fixtures/evil_python.py) answering through the real agent
+# command line, run by a local shell instead of sshd: the same bytes reach Agent.call.
+EVIL_HOST = SimpleNamespace(target=SimpleNamespace(name="evil-host"))
+
+
+def _evil_agent(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    import subprocess
+    import sys
+
+    from safelaunch.remote import calls
+
+    evil_dir = tmp_path / "evil"
+    evil_dir.mkdir()
+    evil = evil_dir / "python"
+    fixture = Path(__file__).parent / "fixtures" / "evil_python.py"
+    evil.write_text(f"#!{sys.executable}\n" + fixture.read_text())
+    evil.chmod(0o755)
+    (evil_dir / "evil_mode").write_text(mode)
+
+    def local_run(conn: Any, command: str, stdin: Any = None, timeout: float = 0
+                  ) -> tuple[int, bytes, bytes]:
+        done = subprocess.run(["sh", "-c", command], input=stdin or b"", capture_output=True,
+                              timeout=60, check=False)
+        return done.returncode, done.stdout, done.stderr
+
+    monkeypatch.setattr(calls, "run", local_run)
+    return calls.Agent(EVIL_HOST, str(evil))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("mode", "call", "message"), [
+    ("deep_manifest", ("manifest", "/nonexistent"), "JSON nested more than 32 levels deep"),
+    ("deep_start", ("start",), "JSON nested more than 32 levels deep"),
+    ("huge_start", ("start",), "'xxxxxxxx"),
+])
+def test_a_hostile_agent_answer_is_bounded_and_quoted_short(tmp_path, monkeypatch, mode, call,
+                                                            message):
+    from safelaunch.errors import StartError
+
+    agent = _evil_agent(tmp_path, mode, monkeypatch)
+    with pytest.raises(StartError) as raised:
+        agent.call(*call, stdin=b"{}")
+    text = raised.value.message
+    assert message in text and "evil-host" in text and len(text) < 400, text[:1000]
+    assert "\n" not in text
+
+
+def test_an_answer_past_the_size_limit_is_refused_while_reading(monkeypatch):
+    from safelaunch.errors import RemoteError
+    from safelaunch.remote import calls
+
+    class Firehose:
+        eof_received = closed = False
+        received = 0
+
+        def fileno(self) -> int:
+            return 0
+
+        def recv_ready(self) -> bool:
+            return True
+
+        def recv(self, size: int) -> bytes:
+            self.received += size
+            return b"[" * size
+
+        def recv_stderr_ready(self) -> bool:
+            return False
+
+    monkeypatch.setattr(calls, "MAX_REPLY_BYTES", 1 << 20)
+    hose = Firehose()
+    with pytest.raises(RemoteError, match="evil-host answered more than 1 MiB; refused"):
+        calls.drain(hose, 5.0, "evil-host")  # type: ignore[arg-type]
+    assert hose.received <= (1 << 20) + calls.READ_CHUNK
+
+
+def test_reply_json_is_bounded_in_depth_and_size():
+    from safelaunch.remote.replies import MAX_DEPTH, load_json, nesting, quoted
+
+    assert nesting(b'{"files": {"a[{": [1, 2, "\\"[["]}}') == 3
+    assert nesting(b'"\\\\"[[]]') == 2  # an escaped backslash ends the string
+    assert nesting(b"[" * 200_000) > MAX_DEPTH
+    assert nesting(b"[[]" * 100_000) > MAX_DEPTH  # deep without long runs of '['
+    assert load_json(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) is not None
+    for bad in (b"[" * 200_000, b"{\"a\":" * 5_000, b'"' + b"[" * 100_000):
+        with pytest.raises(ValueError):
+            load_json(bad)
+    shown = quoted(b"x" * 50_000_000)
+    assert len(shown) < 200 and shown.endswith("... (50,000,000 bytes)")
+    assert len(quoted({"a": ["y" * 10_000] * 10_000})) < 200
+
+
+def test_a_deep_control_line_in_the_follow_stream_is_junk():
+    follower = Follower(agent=Any, ctl="c", console=_Sink(),  # type: ignore[arg-type]
+                        connect=Any, reconnect_timeout=1, attach_hint="")
+    assert follower._control(b"[" * 60_000) is None
+    assert follower._control(b'{"end": {"exit_code": 3}}') == {"exit_code": 3}
+
+
+def test_a_hostile_listen_answer_or_manifest_is_one_remote_error():
+    from safelaunch.errors import RemoteError
+    from safelaunch.remote.replies import manifest
+    from safelaunch.remote.several import _json_line
+
+    with pytest.raises(RemoteError, match="unexpected answer") as raised:
+        _json_line(b"[" * 60_000, "evil-host")
+    assert len(raised.value.message) < 300
+    with pytest.raises(RemoteError, match="invalid file list"):
+        manifest({"files": [1, 2]}, "evil-host")
+    assert manifest({"files": {"a": [1, 2, 3], "b": 5}}, "h") == {"a": [1, 2, 3]}

@@ -18,6 +18,7 @@ from safelaunch.diagnose import tracebacks
 from safelaunch.diagnose.kb import Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.sources import LogSet, LogText
+from safelaunch.terminal import printable
 
 MAX_EVIDENCE = 3
 MAX_FINDINGS = 4
@@ -237,8 +238,14 @@ def _last_lines(logs: LogSet, rank: int | None) -> list[str]:
 
 
 def render(diagnosis: Diagnosis) -> str:
+    """The diagnosis for people; the logs' words are quoted with their terminal controls made
+    visible (``terminal.printable``)."""
+    return "".join(printable(line) + "\n" for line in _render_lines(diagnosis))
+
+
+def _render_lines(diagnosis: Diagnosis) -> list[str]:
     if diagnosis.status == "no_failure":
-        return "diagnosis: no known failure found\n"
+        return ["diagnosis: no known failure found"]
     lines = []
     where = (f"rank {diagnosis.root_cause_rank}" if diagnosis.root_cause_rank is not None
              else "unknown rank")
@@ -248,7 +255,7 @@ def render(diagnosis: Diagnosis) -> str:
         lines.append("last lines of that rank:")
         lines += [f"  {line}" for line in diagnosis.last_lines]
         lines.append("Please report it with the output of 'safelaunch env' and these lines.")
-        return "\n".join(lines) + "\n"
+        return lines
     for number, finding in enumerate(diagnosis.findings):
         rank = (f"rank {finding.rank}" if finding.rank is not None
                 else where if diagnosis.root_cause_rank is not None else "")
@@ -272,4 +279,4 @@ def render(diagnosis: Diagnosis) -> str:
         ev = echo.evidence[0]
         lines.append(f"consequence: rank {echo.rank}: {ev.text} (line {ev.line}), caused by "
                      f"{where}'s failure")
-    return "\n".join(lines) + "\n"
+    return lines

@@ -8,7 +8,6 @@ Stdout and stderr are read together, so a large answer never deadlocks the chann
 from __future__ import annotations
 
 import base64
-import json
 import select
 import shlex
 import time
@@ -21,6 +20,7 @@ from typing import Any
 import paramiko
 
 from safelaunch.errors import LinkLost, RemoteError, StartError
+from safelaunch.remote.replies import MAX_REPLY_BYTES, load_json, quoted
 from safelaunch.remote.ssh import SshConnection
 
 CALL_TIMEOUT = 120.0
@@ -28,6 +28,7 @@ CALL_TIMEOUT = 120.0
 LINK_ERRORS = (OSError, EOFError, paramiko.SSHException)
 READ_CHUNK = 1 << 16
 NOT_FOUND = 127
+MAX_ERR_BYTES = 1 << 16
 
 
 @cache
@@ -80,13 +81,16 @@ class Agent:
         """Run a subcommand to its end; its one JSON line, parsed."""
         status, out, err = run(self.conn, agent_command(self.python, *args), stdin, timeout)
         self.check_status(args[0], status, err)
+        last = out.rstrip().rpartition(b"\n")[2].strip()
         try:
-            answer = json.loads(out.decode().strip().splitlines()[-1])
-        except (ValueError, IndexError) as exc:
-            raise StartError(f"unexpected answer from the remote {args[0]}: "
-                             f"{out[-200:]!r}") from exc
+            answer = load_json(last)
+        except ValueError as exc:
+            raise StartError(f"unexpected answer from the remote {args[0]} on "
+                             f"{self.conn.target.name} ({str(exc)[:100]}): "
+                             f"{quoted(last)}") from exc
         if not isinstance(answer, dict):
-            raise StartError(f"unexpected answer from the remote {args[0]}: {answer!r}")
+            raise StartError(f"unexpected answer from the remote {args[0]} on "
+                             f"{self.conn.target.name}: {quoted(answer)}")
         return answer
 
     def check_status(self, what: str, status: int, err: bytes) -> None:
@@ -96,7 +100,7 @@ class Agent:
         if status == NOT_FOUND and (not lines or "not found" in lines[-1]):
             raise StartError(f"{self.python!r} was not found on {self.conn.target.name}; "
                              "pass --remote-python with the path of its Python")
-        last = lines[-1] if lines else f"exit status {status}"
+        last = lines[-1][:200] if lines else f"exit status {status}"
         raise StartError(f"the remote {what} failed on {self.conn.target.name}: {last}")
 
 
@@ -104,7 +108,8 @@ def drain(chan: paramiko.Channel, timeout: float, host: str) -> tuple[int, bytes
     """Read stdout and stderr until the command exits; (status, stdout, stderr).
 
     The channel's ``fileno`` becomes readable when either stream has data or the far side
-    closed, so waiting costs nothing and the answer is taken the moment it is there.
+    closed, so waiting costs nothing and the answer is taken the moment it is there.  A
+    stdout past ``MAX_REPLY_BYTES`` is refused; of stderr the last ``MAX_ERR_BYTES`` are kept.
     """
     out, err = bytearray(), bytearray()
     deadline = time.monotonic() + timeout
@@ -114,8 +119,12 @@ def drain(chan: paramiko.Channel, timeout: float, host: str) -> tuple[int, bytes
         while chan.recv_ready():
             out += chan.recv(READ_CHUNK)
             got = True
+            if len(out) > MAX_REPLY_BYTES:
+                raise RemoteError(f"{host} answered more than {MAX_REPLY_BYTES >> 20} MiB; "
+                                  "refused")
         while chan.recv_stderr_ready():
             err += chan.recv_stderr(READ_CHUNK)
+            del err[:-MAX_ERR_BYTES]
             got = True
         if chan.eof_received and not got:
             break

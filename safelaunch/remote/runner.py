@@ -239,9 +239,9 @@ class RemoteSession:
         answer = agent.call("start", stdin=json.dumps(spec).encode())
         if "pid" not in answer:
             raise StartError(f"the job did not start on {job.target.name}: "
-                             f"{answer.get('error', answer)}")
+                             f"{replies.quoted(answer.get('error', answer))}")
         notice(f"started run {run_id} on {job.target.name} in {job.remote_dir} "
-               f"(pid {answer['pid']})")
+               f"(pid {replies.quoted(answer['pid'])})")
         return str(spec["run_dir"])
 
     def attach(self, run_id: str | None, tail: int | None = None) -> RemoteOutcome:

@@ -38,6 +38,8 @@ MAX_HOSTS = 64
 LISTEN_SECONDS = 60
 RANK_PREFIX = re.compile(rb"^\[rank(\d{1,6})\](:?) ", re.MULTILINE)
 MAX_SUMMARY_BYTES = 16 << 20
+MAX_LINE_BYTES = 1 << 16
+"""The longest one-line answer read from a listening agent."""
 NCCL_IFNAME = "NCCL_SOCKET_IFNAME"
 IFNAME = re.compile(r"[A-Za-z0-9_.:@-]{1,15}")
 """A Linux interface name (IFNAMSIZ - 1 characters)."""
@@ -167,7 +169,7 @@ class SeveralHosts:
         chan = first.agent.open("listen", port, str(LISTEN_SECONDS), token)
         try:
             chan.settimeout(30.0)
-            answer = _json_line(chan.makefile("rb").readline(), first.name)
+            answer = _json_line(chan.makefile("rb").readline(MAX_LINE_BYTES), first.name)
             if "port" not in answer:
                 raise StartError(f"cannot listen on port {port} of {first.name} for the "
                                  f"rendezvous: {str(answer.get('error'))[:200]}")
@@ -391,11 +393,11 @@ def root_node(codes: list[int | None], summaries: list[dict[str, Any] | None]) -
 
 def _json_line(line: bytes, host: str) -> dict[str, Any]:
     try:
-        answer = json.loads(line.decode(errors="replace"))
+        answer = replies.load_json(line)
     except ValueError:
         answer = None
     if not isinstance(answer, dict):
-        raise RemoteError(f"{host} gave an unexpected answer: {line[:200]!r}")
+        raise RemoteError(f"{host} gave an unexpected answer: {replies.quoted(line)}")
     return answer
 
 

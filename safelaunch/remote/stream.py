@@ -12,7 +12,6 @@ until ``reconnect_timeout`` runs out.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 from safelaunch.console import Console
 from safelaunch.errors import HostKeyChanged, HostKeyUnknown, RemoteError
 from safelaunch.remote.calls import LINK_ERRORS, READ_CHUNK, Agent
+from safelaunch.remote.replies import load_json
 from safelaunch.remote.ssh import SshConnection, keep_connecting
 
 SILENCE_LIMIT = 5.0
@@ -96,7 +96,7 @@ class Follower:
 
     def _control(self, line: bytes) -> dict[str, Any] | None:
         try:
-            record = json.loads(line)
+            record = load_json(line)
         except ValueError:
             return None
         end = record.get("end") if isinstance(record, dict) else None

@@ -24,11 +24,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import paramiko
 import pathspec
 
 from safelaunch.errors import StartError, UsageError
+from safelaunch.remote import replies
 from safelaunch.remote.calls import Agent, ChannelWriter
 
 ALWAYS_SKIPPED = (".git/", "safelaunch_runs/", ".safelaunch/", "__pycache__/", "*.pyc")
@@ -44,7 +46,7 @@ class LocalFile:
     mtime: int
     mode: int
 
-    def same_as(self, remote: Sequence[int] | None) -> bool:
+    def same_as(self, remote: Sequence[Any] | None) -> bool:
         return remote is not None and list(remote) == [self.size, self.mtime, self.mode]
 
 
@@ -160,7 +162,7 @@ def sync_tree(agent: Agent, root: Path, remote_dir: str, exclude: Sequence[str] 
                                           else "")
         progress(f"{label}: not sent: {len(outside)} symbolic link(s) that lead out of "
                  f"{root}: {shown}")
-    remote = agent.call("manifest", remote_dir).get("files", {})
+    remote = replies.manifest(agent.call("manifest", remote_dir), agent.conn.target.name)
     changed = [f for f in files if not f.same_as(remote.get(f.rel))]
     total = sum(f.size for f in changed)
     if not changed:

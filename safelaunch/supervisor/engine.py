@@ -42,10 +42,11 @@ from torch.distributed.elastic.multiprocessing.api import SignalException as Sig
 from torch.distributed.elastic.rendezvous import RendezvousError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
 from torch.distributed.launcher.api import LaunchConfig
-from torch.distributed.run import config_from_args, determine_local_world_size, get_args_parser
+from torch.distributed.run import config_from_args, get_args_parser
 
 from safelaunch.errors import StartError, UsageError
 from safelaunch.signals import handlers_installed
+from safelaunch.supervisor.launch_checks import check_launch_config, check_nproc
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
 
 ENGINE_LOGGER = "torch.distributed"
@@ -340,14 +341,12 @@ def resolve_launch_config(
         if "unrecognized arguments" in message:
             message += f" ({_not_in_this_torch()})"
         raise UsageError(message) from exc
-    try:
-        determine_local_world_size(args.nproc_per_node)
-    except ValueError as exc:
-        raise UsageError(f"--nproc-per-node {args.nproc_per_node}: {exc}") from exc
+    check_nproc(args.nproc_per_node)
     try:
         config, cmd, cmd_args = config_from_args(args)
     except (ValueError, AssertionError, RuntimeError, OSError) as exc:
         raise UsageError(str(exc) or type(exc).__name__) from exc
+    check_launch_config(config, args)
     root = getattr(config.logs_specs, "root_log_dir", None)
     if not torch_logs and root and os.path.isdir(root):
         with contextlib.suppress(OSError):

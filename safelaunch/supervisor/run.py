@@ -105,7 +105,6 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
     """Everything before the first rank starts; raises for bad input (nothing is created)."""
     cwd = Path.cwd()
     check_entrypoint(plan.config, cwd)
-    check_master_port(plan)
     with warnings.catch_warnings():
         # torch warns at import about optional parts (numpy) that only matter to the ranks
         warnings.simplefilter("ignore")
@@ -114,6 +113,7 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
     omp_before = os.environ.get("OMP_NUM_THREADS")
     launch_config, cmd, cmd_args = engine.resolve_launch_config(
         plan.torchrun_argv, plan.config.script_args, torch_logs=plan.config.torch_logs)
+    check_master_port(plan)  # after torch's own parsing: a bad value is named first
     create_run_dir(plan.run_dir, plan.runs_root)
     _write_start_files(plan, argv, cwd)
     events = EventLog(plan.run_dir / "events.jsonl")
