@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from safelaunch.diagnose import diagnose, from_text
+from safelaunch.diagnose import diagnose, from_text, render
 from safelaunch.diagnose.kb import load_rules
 
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
@@ -17,6 +17,47 @@ CASES: dict[str, tuple[str, str]] = {
         "torch.distributed.elastic.multiprocessing.api.SignalException: Process 11052 got "
         "signal: 15\n",
         "[rank0]: registered a handler for the death signal (SIGTERM)\n"),
+    # Slurm's slurmstepd, submitit's preemption handler, Ray's raylet: their own formats.
+    "slurm-requeue": (
+        "submitit WARNING (2022-08-12 02:06:11,453) - Caught signal SIGUSR2 on gpu-17: this job "
+        "is preempted.\nslurmstepd: error: *** JOB 608 ON gpu-17 CANCELLED AT 2022-08-12T02:06:12 "
+        "DUE TO JOB REQUEUE ***\nsrun: error: gpu-17: tasks 2-3: Exited with exit code 1\n",
+        "submitit INFO (2022-08-12 02:06:11,453) - Requeue is enabled for job 608\n"),
+    "slurm-time-limit": (
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+        "slurmstepd: error: *** STEP 4242.0 ON node023 CANCELLED AT 2024-04-20T09:09:37 DUE TO "
+        "TIME LIMIT ***\n",
+        "sbatch: time limit set to 2-00:00:00 for job 4242\n"),
+    "slurm-cancelled": (
+        "slurmstepd: error: *** JOB 4242 ON node023 CANCELLED AT 2024-04-20T09:09:37 ***\n",
+        "scancel is not used by this workflow; job 4242 was not cancelled\n"),
+    "ray-memory-pressure": (
+        "(raylet) [2025-04-02 15:02:00,117 E 135782 135782] (raylet) node_manager.cc:3069: 1 "
+        "Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to "
+        "other reasons at node (ID: 351e, IP: 10.95.143.76) over the last time period.\n",
+        "(raylet) memory monitor: 41% of host memory used, no worker killed\n"),
+    "nccl-library-mismatch": (
+        "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+        "ImportError: /venv/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: undefined "
+        "symbol: ncclCommRegister\n",
+        "NCCL INFO ncclCommRegister: buffer registered\n"),
+    "nccl-cpu-tensor": (
+        TRACE + "    model = DistributedDataParallel(model)\nRuntimeError: Tensors must be CUDA "
+        "and dense\n",
+        "all tensors are CUDA and dense: moved to cuda:1\n"),
+    "ddp-module-attribute": (
+        TRACE + "    anchors = model.model[-1].anchor_grid\nAttributeError: "
+        "'DistributedDataParallel' object has no attribute 'model'\n",
+        "using model.module.model (DistributedDataParallel unwrapped)\n"),
+    "not-launched": (
+        TRACE + "    rank = int(os.environ['RANK'])\n  File \"/usr/lib/python3.10/os.py\", line "
+        "680, in __getitem__\n    raise KeyError(key) from None\nKeyError: 'RANK'\n",
+        "RANK=1 WORLD_SIZE=2 MASTER_ADDR=10.0.0.2 read from the environment\n"),
+    "fp16-loss-scale": (
+        "[2023-07-26 15:19:24,960] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! "
+        "Rank 0 Skipping step.\nException: Current loss scale already at minimum - cannot "
+        "decrease scale anymore. Exiting run.\n",
+        "[deepspeed] loss scale 65536, minimum 1: fine\n"),
     "torch-without-cuda": (
         TRACE + "    dist.init_process_group('nccl')\nRuntimeError: Distributed package doesn't "
         "have NCCL built in\n",
@@ -123,8 +164,7 @@ CASES: dict[str, tuple[str, str]] = {
         "[rank1]: Parameter indices which did not receive grad for rank 1: 14 15\n",
         "[rank1]: all parameters received gradients\n"),
     "dataloader-worker-killed": (
-        "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n"
-        "ERROR: Unexpected bus error encountered in worker.\n",
+        "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n",
         "DataLoader: 8 workers started (pid 4177 ... 4184)\n"),
     "shm-exhausted": (
         "ERROR: Unexpected bus error encountered in worker. This might be caused by "
@@ -161,7 +201,7 @@ CASES: dict[str, tuple[str, str]] = {
     "checkpoint-keyerror": (
         TRACE + "    model.load_state_dict(ckpt['model_state_dict'])\nKeyError: "
         "'model_state_dict'\n",
-        "KeyError: 'learning_rate_warmup_steps' in the config defaults\n"),
+        "no 'learning_rate_warmup_steps' in the config defaults: KeyError avoided\n"),
     "module-not-found": (
         TRACE + "ModuleNotFoundError: No module named 'mypackage'\n",
         "checking module mypackage: found\n"),
@@ -298,3 +338,48 @@ def test_bare_exit_code_shows_the_ranks_last_lines():
 def test_nccl2_wording(text, rule_id):
     result = diagnose(from_text(text, "case.log"))
     assert result.findings and result.findings[0].id == rule_id, result
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    ("RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error. It is possible "
+     "that dataloader's workers are out of shared memory.\n", "shm-exhausted"),
+    ("RuntimeError: Too many open files. Communication with the workers is no longer possible. "
+     "Please increase the limit using `ulimit -n` in the shell\n"
+     "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n", "too-many-open-files"),
+])
+def test_dataloader_cause_beats_worker_killed(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+GLOG_TRACEBACK = """\
+E0227 12:00:00.123000 1234 torch/distributed/elastic/multiprocessing/api.py:732] failed \
+(exitcode: 1) local_rank: 1 (pid: 4202) of binary: /usr/bin/python3
+E0227 12:00:00.124000 1234 torch/distributed/elastic/agent/server/api.py:732] Traceback (most recent call last):
+E0227 12:00:00.124000 1234 torch/distributed/elastic/agent/server/api.py:732]   File "train.py", line 12, in main
+E0227 12:00:00.124000 1234 torch/distributed/elastic/agent/server/api.py:732]     w = model.weight
+E0227 12:00:00.124000 1234 torch/distributed/elastic/agent/server/api.py:732] AttributeError: 'DistributedDataParallel' object has no attribute 'weight'
+"""
+
+
+def test_glog_prefixed_traceback_is_read():
+    result = diagnose(from_text(GLOG_TRACEBACK, "torchrun.log"))
+    assert result.findings[0].id == "ddp-module-attribute"
+
+
+def test_unknown_failure_shows_its_evidence():
+    text = ("(RayTrainWorker pid=812, ip=10.0.0.3) Epoch 3 step 120\n"
+            "(RayTrainWorker pid=812, ip=10.0.0.3) FancyLibError: widget 7 is frobnicated\n")
+    result = diagnose(from_text(text, "ray.log"))
+    assert result.status == "diagnosed" and result.findings[0].id == "failure-shown"
+    assert "FancyLibError: widget 7 is frobnicated" in result.findings[0].evidence[0].text
+    assert "A failure no rule knows" in render(result)
+
+
+def test_a_specific_cause_beats_the_peers_timeout():
+    text = ("[rank0]:[E1206 18:44:12.715 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+            "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
+            "NumelOut=1, Timeout(ms)=600000) ran for 600061 milliseconds before timing out.\n"
+            "[rank1]: RuntimeError: Tensors must be CUDA and dense\n")
+    result = diagnose(from_text(text, "case.log"))
+    assert [f.id for f in result.findings][:2] == ["nccl-cpu-tensor", "collective-timeout"]
+    assert result.root_cause_rank == 1

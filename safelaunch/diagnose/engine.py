@@ -3,7 +3,10 @@
 The root-cause rank comes from safelaunch's summary or torchrun's ChildFailedError block;
 without either, it is the rank of the earliest evidence.  The first rule (in the rule file's
 order) with evidence on the root-cause rank is the cause; other matching rules follow, at
-most a handful; rules marked ``consequence`` on other ranks are listed as consequences.  A
+most a handful; rules marked ``consequence`` on other ranks are listed as consequences.
+Rules marked ``symptom`` (a collective or store timeout, which a crashed peer produces too)
+come after every other cause.  A log that shows a failure by its shape (``launchers``) is
+never called healthy: when no rule knows it, the fallback shows the lines that prove it.  A
 log with nothing wrong gets "no known failure found", never a guess.
 """
 
@@ -14,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from safelaunch.diagnose import tracebacks
+from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.sources import LogSet, LogText
@@ -122,12 +125,29 @@ def _keyword_lines(pattern: Pattern, text: str) -> Iterator[int]:
         at = text.find(pattern.keyword, end)
 
 
+def _echoes(text: str, echoes: list[Rule]) -> bool:
+    return any(p.regex.search(text) for rule in echoes for p in rule.patterns)
+
+
+def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
+    """The lines that show a failure by their shape, except another rank's echoes."""
+    found = []
+    for log in logs.texts:
+        for start in launchers.failure_lines(log.text, log.labels):
+            evidence = _evidence(log, start)
+            if not _echoes(evidence.text, echoes):
+                found.append(evidence)
+            if len(found) >= MAX_MATCHES:
+                return found
+    return found
+
+
 def _raised(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
     """The ranks' Python exceptions, except those that only echo another rank's failure."""
     found = []
     for log in logs.texts:
         for raised in tracebacks.find(log.text, log.labels):
-            if any(p.regex.search(raised.exception) for rule in echoes for p in rule.patterns):
+            if _echoes(raised.exception, echoes):
                 continue
             where = f"   (raised at {raised.where})" if raised.where else ""
             evidence = _evidence(log, raised.offset, raised.exception + where)
@@ -157,15 +177,17 @@ def _applies(rule: Rule, logs: LogSet) -> bool:
 
 def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evidence]]]:
     lowered: dict[int, str] = {}
-    echoes = [rule for rule in rules if rule.consequence]
+    echoes = [rule for rule in rules if rule.consequence or rule.symptom]
+    shown = _shown(logs, echoes)
+    failing = logs.failing or bool(shown)
     matches: list[tuple[Rule, list[Evidence]]] = []
     for rule in rules:
         if not _applies(rule, logs):
             continue
-        if rule.fallback and (any(not r.consequence for r, _ in matches)
-                              or not logs.failing):
+        if rule.fallback and (any(not r.consequence for r, _ in matches) or not failing):
             continue
         evidence = (_raised(logs, echoes) if rule.from_exceptions
+                    else shown if rule.from_failures
                     else [e for log in logs.texts for e in _search(rule, log, lowered)])
         by_fact = rule.facts and set(rule.facts) <= logs.facts
         # the root's signal says nothing about this node's logs when the root is elsewhere
@@ -176,16 +198,30 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
     return matches
 
 
+def _outrank_symptoms(
+        causes: list[tuple[Rule, list[Evidence]]]) -> list[tuple[Rule, list[Evidence]]]:
+    """A cause its own lines prove comes before a symptom (a timeout waiting for a rank):
+    the rank that failed first beats the ranks that waited for it.  Fallbacks and causes
+    known by a signal alone (an abort, a bare exit) are the symptom's own end: they stay."""
+    def proven(rule: Rule, evidence: list[Evidence]) -> bool:
+        return bool(evidence) and not (rule.fallback or rule.symptom or rule.pattern_optional)
+    first = next((i for i, (rule, _) in enumerate(causes) if rule.symptom), None)
+    if first is None:
+        return causes
+    promoted = [m for m in causes[first:] if proven(*m)]
+    return causes[:first] + promoted + [m for m in causes[first:] if m not in promoted]
+
+
 def diagnose(logs: LogSet) -> Diagnosis:
     matches = _matches(load_rules(), logs)
+    causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
     root = logs.root_rank
     if root is None:
-        firsts = [e for rule, ev in matches if not rule.consequence for e in ev[:1]]
+        firsts = [e for _, ev in causes for e in ev[:1]]
         ranked = [e for e in firsts if e.rank is not None]
         root = ranked[0].rank if ranked else None
     diagnosis = Diagnosis("no_failure", logs.source, root,
                           _exit_label(logs.root_returncode, logs))
-    causes = [(r, ev) for r, ev in matches if not r.consequence]
     on_root = [(r, ev) for r, ev in causes
                if root is None or not ev or any(e.rank in (root, None) for e in ev)]
     ordered = on_root + [m for m in causes if m not in on_root]

@@ -19,7 +19,7 @@ from safelaunch.errors import ConfigError
 KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed", "oom_record",
                "sigkill_not_oom", "exited_nonzero", "preflight_failed", "not_started",
                "remote_root", "root_lost_peer", "launcher_died"}
-EVIDENCE_SOURCES = ("patterns", "exceptions")
+EVIDENCE_SOURCES = ("patterns", "exceptions", "failures")
 _SPECIAL = set(".^$*+?{}[]|()")
 
 
@@ -48,6 +48,11 @@ class Rule:
     """Only when no other cause matched (a plain Python exception, a bare exit code)."""
     from_exceptions: bool = False
     """Evidence is every rank's Python exception (``tracebacks``), not patterns."""
+    from_failures: bool = False
+    """Evidence is every line that shows a failure by its shape (``launchers.failure_lines``)."""
+    symptom: bool = False
+    """Also what another rank's failure produces (a timeout waiting for it): named only when
+    no other cause is found, and its lines are never taken for another rank's failure."""
 
 
 def keyword(pattern: str) -> str | None:
@@ -95,7 +100,8 @@ def keyword(pattern: str) -> str | None:
 def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     known = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
-             "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence"}
+             "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
+             "symptom"}
     unknown = set(raw) - known
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
@@ -128,7 +134,9 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 consequence=bool(raw.get("consequence", False)),
                 pattern_optional=bool(raw.get("pattern_optional", False)),
                 fallback=bool(raw.get("fallback", False)),
-                from_exceptions=source == "exceptions")
+                from_exceptions=source == "exceptions",
+                from_failures=source == "failures",
+                symptom=bool(raw.get("symptom", False)))
 
 
 def parse_rules(text: str) -> list[Rule]:

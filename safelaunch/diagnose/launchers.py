@@ -2,7 +2,15 @@
 
 Rank prefixes (they may be stacked, outermost first): ``srun --label`` (``1: ``), mpirun's
 ``--tag-output`` (``[1,1]<stderr>:``), torch's excepthook (``[rank1]:``), torchrun's
-``--tee`` (``[default1]:``) and safelaunch's console (``[rank1] ``).
+``--tee`` (``[default1]:``) and safelaunch's console (``[rank1] ``).  Prefixes that name no
+rank are unwrapped too: the glog header torch >= 2.5's elastic agent puts on every line it
+re-prints (``E0227 12:00:00.123000 1234 .../api.py:732] ``) and Ray's ``(pid=...)``,
+``(raylet)`` and ``(RayTrainWorker pid=..., ip=...)``.
+
+A failure is also recognised from its shape wherever it is (``failure_lines``): a Python
+exception line, an argparse error, an error-level glog line, a killed, aborted or crashed
+process, a non-zero exit or signal reported by a launcher, a cancelled or OOM-killed Slurm
+job, a worker Ray killed, a GPU nvidia-smi has lost.
 
 Failure reports give the root-cause rank and its exit code or signal: torchrun's
 ``ChildFailedError`` table (its root-cause entry, old and new layouts), the elastic agent's
@@ -19,6 +27,10 @@ import signal
 from dataclasses import dataclass, field
 
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
+GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10} )?"
+                  r"[^\]\n]{1,300}\] ")
+RAY = re.compile(r"^\((?:[\w.-]{1,100} )?(?:pid=\d{1,10}(?:, ip=[\w.:]{1,64})?|raylet)\)"
+                 r" ?")
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
 ROOT_CAUSE_BLOCK = re.compile(
@@ -59,12 +71,57 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
     rank: int | None = None
     if labels and (match := SRUN_LABEL.match(line)):
         rank, line = int(match.group(1)), line[match.end():]
-    for _ in range(3):
-        match = TAGGED.match(line)
-        if not match:
+    for _ in range(4):
+        if match := TAGGED.match(line):
+            rank, line = int(match.group(1) or match.group(2)), line[match.end():]
+        elif match := GLOG.match(line) or RAY.match(line):
+            line = line[match.end():]
+        else:
             break
-        rank, line = int(match.group(1) or match.group(2)), line[match.end():]
     return rank, line
+
+
+# What a failure looks like on one line, once its prefixes are gone.  CANDIDATE finds the
+# lines worth a look at memchr speed; SHAPES decide on the line alone.
+CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abort|abort"
+                       r"|exitcode|exit code|return code|Out Of Memory|oom|Failure|terminate"
+                       r"|died|killed|device handle|E\d{4} |\[E ")
+SHAPES = [
+    re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)(?::|$)"),
+    re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
+    re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
+    re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
+               r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"),
+    re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
+               r"|A worker died or was killed|Unable to determine the device handle"),
+]
+GLOG_ERROR = re.compile(r"^\[?E\d{4} \d\d:\d\d|^\[E [\w.]{1,200}:\d{1,6}\]")
+MAX_CANDIDATES = 20_000
+
+
+def failure_lines(text: str, labels: bool) -> list[int]:
+    """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` looked at)."""
+    found: list[int] = []
+    last = -1
+    for looked, hit in enumerate(CANDIDATE.finditer(text)):
+        if looked >= MAX_CANDIDATES:
+            break
+        start = text.rfind("\n", 0, hit.start()) + 1
+        if start == last:
+            continue
+        last = start
+        end = text.find("\n", start)
+        raw = text[start:] if end < 0 else text[start:end]
+        if labels and (label := SRUN_LABEL.match(raw)):
+            raw = raw[label.end():]
+        while match := TAGGED.match(raw):
+            raw = raw[match.end():]
+        _, line = strip_prefixes(raw, False)
+        line = line.strip()
+        if GLOG_ERROR.match(raw) or any(shape.search(line) for shape in SHAPES):
+            found.append(start)
+    return found
 
 
 @dataclass
