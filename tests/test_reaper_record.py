@@ -56,7 +56,7 @@ def test_a_rank_that_failed_before_the_launcher_died_is_the_cause(tmp_path):
     (tmp_path / "rank1.log").write_text(TRACEBACK)
     summary = launcher_died_summary(tmp_path, "diagnosis of the ended job", {11})
     result = diagnose(from_run_dir(tmp_path, summary=summary))
-    assert result.findings[0].id == "python-exception" and result.root_cause_rank == 1
+    assert result.findings[0].id == "ddp-module-attribute" and result.root_cause_rank == 1
     assert result.root_exit == "exit code 1"
 
 
@@ -68,7 +68,7 @@ def test_without_a_usable_summary_the_rank_logs_speak(tmp_path):
             (tmp_path / "summary.json").write_text(damaged)
         result = diagnose(from_run_dir(tmp_path))
         assert result.status == "diagnosed", damaged
-        assert result.findings[0].id == "python-exception" and result.root_cause_rank == 1, damaged
+        assert result.findings[0].id == "ddp-module-attribute" and result.root_cause_rank == 1, damaged
 
 
 def test_healthy_rank_logs_without_a_summary_stay_quiet(tmp_path):
