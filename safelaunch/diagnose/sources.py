@@ -22,7 +22,7 @@ from safelaunch.diagnose.reading import Text, read_path, read_stream
 from safelaunch.diagnose.summary import SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
-from safelaunch.supervisor.result import PEER_GONE
+from safelaunch.supervisor.result import PEER_GONE, RunStatus
 from safelaunch.supervisor.rundir import fallback_summary
 
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
@@ -200,7 +200,7 @@ def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
     summary = SummaryRecord.read(data)
     logs.failed = summary.failed
     logs.root_rank = summary.root_cause_rank
-    if summary.status == "launcher_died":
+    if summary.status == RunStatus.LAUNCHER_DIED.value:
         logs.add_fact("launcher_died", [summary.reason or ""])
     elif logs.failed and not summary.ranks and summary.reason:
         logs.add_fact("not_started", [summary.reason])

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from safelaunch.supervisor.result import RunStatus
+
 MAX_REASON_CHARS = 600
 MAX_HOST_CHARS = 100
 MAX_TEXT_CHARS = 2000
-FAILED_STATUSES = ("failed", "hung", "launcher_died")
+FAILED_STATUSES = tuple(status.value for status in RunStatus if status.failed)
 
 
 def _int(value: object) -> int | None:

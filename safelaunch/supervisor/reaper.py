@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
+from safelaunch.supervisor.result import RunStatus
 
 REAPER_GRACE_CAP_S = 2.0
 
@@ -217,7 +218,7 @@ def launcher_died_summary(run_dir: Path, stage: str,
         exit_code = code if code > 0 else 128 - code
         label = f"exit {code}" if code > 0 else f"signal {-code}"
         said += f" and rank {root} had failed first ({label})"
-    return {"status": "launcher_died", "exit_code": exit_code,
+    return {"status": RunStatus.LAUNCHER_DIED.value, "exit_code": exit_code,
             "reason": f"{said}; its reaper stopped {len(stopped)} process(es) of the job",
             "stage": stage, "root_cause_rank": root, "ranks": ranks}
 

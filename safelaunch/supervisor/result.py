@@ -28,10 +28,18 @@ class RankState(str, Enum):
 
 
 class RunStatus(str, Enum):
+    """A run's status in ``summary.json``: the verdict's four, and the reaper's own when
+    safelaunch died before it could record the run."""
+
     SUCCEEDED = "succeeded"
     FAILED = "failed"
     INTERRUPTED = "interrupted"
     HUNG = "hung"
+    LAUNCHER_DIED = "launcher_died"
+
+    @property
+    def failed(self) -> bool:
+        return self in (RunStatus.FAILED, RunStatus.HUNG, RunStatus.LAUNCHER_DIED)
 
 
 @dataclass(frozen=True)
