@@ -446,12 +446,7 @@ def test_a_flood_of_lines_arrives_whole_and_in_order(remote):
     ("tar", "refused the run directory"),
 ])
 def test_a_hostile_remote_cannot_write_outside_the_runs_folder(remote, tmp_path, mode, message):
-    evil_dir = tmp_path / "evil"
-    evil_dir.mkdir()
-    evil = evil_dir / "python"
-    evil.write_text(f"#!{sys.executable}\n" + (FIXTURES / "evil_python.py").read_text())
-    evil.chmod(0o755)
-    (evil_dir / "evil_mode").write_text(mode)
+    evil = _evil_python(tmp_path, mode)
     argv = remote.argv(attach="")
     argv[argv.index("--remote-python") + 1] = str(evil)
     proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
