@@ -22,8 +22,10 @@ def test_stalled_rank_is_the_culprit(tmp_path, framework, kind):
     verdict = run_stall(framework, kind, tmp_path, timeout=TIMEOUT)
     if kind == "exit" and verdict.returncode != 124:
         # gloo: the waiting rank fails at once with "Connection reset by peer" instead of
-        # hanging; the early exit is then named as the likely trigger
-        assert verdict.returncode == 1, verdict.stderr[-3000:]
+        # hanging (exit 1, or 134 when torch's gloo teardown then aborts the interpreter on
+        # its way out, as it does under plain torchrun too); the early exit is then named
+        # as the likely trigger
+        assert verdict.returncode in (1, 134), verdict.stderr[-3000:]
         assert f"rank(s) {STALL_RANK} exited with code 0" in verdict.stderr
         return
     assert verdict.returncode == 124, verdict.stderr[-3000:]
