@@ -12,6 +12,7 @@ from pathlib import Path
 
 from safelaunch.diagnose import diagnose, from_run_dir
 from safelaunch.supervisor.reaper import launcher_died_summary
+from safelaunch.supervisor.result import RankState, RunStatus
 
 TRACEBACK = ("step 3\nTraceback (most recent call last):\n  File \"train.py\", line 9, in <module>"
              "\n    loss = model.loss\nAttributeError: 'DistributedDataParallel' object has no "
@@ -30,19 +31,21 @@ def test_the_reaper_keeps_which_ranks_ran_and_which_failed_first(tmp_path):
             {"event": "workers_started", "attempt": 1, "ranks": {"0": 201, "1": 202, "2": 203}},
             {"event": "rank_exited", "rank": 2, "pid": 203, "returncode": -11, "attempt": 1},
             {"event": "rank_exited", "rank": 1, "pid": 202, "returncode": 3, "attempt": 1})
-    summary = launcher_died_summary(tmp_path, "training run", {201})
+    summary = launcher_died_summary(tmp_path, "training run", {201}).to_json()
     assert summary["status"] == "launcher_died" and summary["stage"] == "training run"
     assert summary["root_cause_rank"] == 2 and summary["exit_code"] == 139
     states = {r["global_rank"]: (r["state"], r["returncode"]) for r in summary["ranks"]}
     assert states == {0: ("stopped", None), 1: ("failed", 3), 2: ("failed", -11)}
     assert "3 rank(s) had started and rank 2 had failed first (signal 11)" in summary["reason"]
+    assert RunStatus(summary["status"]) is RunStatus.LAUNCHER_DIED
+    assert {RankState(r["state"]) for r in summary["ranks"]} <= set(RankState)
 
 
 def test_a_reaper_summary_is_never_did_not_start_when_ranks_ran(tmp_path):
     _events(tmp_path, {"event": "workers_started", "attempt": 0, "ranks": {"0": 11, "1": 12}})
     (tmp_path / "rank0.log").write_text("step 1\nstep 2\n")
     (tmp_path / "rank1.log").write_text("step 1\nstep 2\n")
-    summary = launcher_died_summary(tmp_path, "training run", {11, 12})
+    summary = launcher_died_summary(tmp_path, "training run", {11, 12}).to_json()
     assert summary["exit_code"] is None and len(summary["ranks"]) == 2
     result = diagnose(from_run_dir(tmp_path, summary=summary))
     assert [f.id for f in result.findings] == ["launcher-died"]
@@ -54,7 +57,7 @@ def test_a_rank_that_failed_before_the_launcher_died_is_the_cause(tmp_path):
             {"event": "rank_exited", "rank": 1, "pid": 12, "returncode": 1, "attempt": 0})
     (tmp_path / "rank0.log").write_text("step 1\n")
     (tmp_path / "rank1.log").write_text(TRACEBACK)
-    summary = launcher_died_summary(tmp_path, "diagnosis of the ended job", {11})
+    summary = launcher_died_summary(tmp_path, "diagnosis of the ended job", {11}).to_json()
     result = diagnose(from_run_dir(tmp_path, summary=summary))
     assert result.findings[0].id == "ddp-module-attribute" and result.root_cause_rank == 1
     assert result.root_exit == "exit code 1"
@@ -78,7 +81,11 @@ def test_healthy_rank_logs_without_a_summary_stay_quiet(tmp_path):
 
 
 def test_the_reaper_writes_a_clean_stage_and_private_files(tmp_path):
-    """The launcher dies (its pipe closes without ``done``) during the training run."""
+    """The launcher dies (its pipe closes without ``done``) during the training run, after a
+    rank failed; the reaper writes its summary through the run's own writer."""
+    _events(tmp_path, {"event": "workers_started", "attempt": 0, "ranks": {"0": 11}},
+            {"event": "rank_exited", "rank": 0, "pid": 11, "returncode": 1, "attempt": 0})
+    (tmp_path / "events.jsonl").chmod(0o600)
     proc = subprocess.Popen([sys.executable, "-m", "safelaunch.supervisor.reaper", "no-such-job",
                              str(tmp_path), "1"], stdin=subprocess.PIPE)
     assert proc.stdin is not None
@@ -86,7 +93,8 @@ def test_the_reaper_writes_a_clean_stage_and_private_files(tmp_path):
     proc.stdin.close()
     assert proc.wait(timeout=30) == 0
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["stage"] == "training run" and summary["ranks"] == []
+    assert summary["stage"] == "training run" and summary["exit_code"] == 1
+    assert [r["state"] for r in summary["ranks"]] == ["failed"]
     for name in ("summary.json", "events.jsonl"):
         assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o600, name
 

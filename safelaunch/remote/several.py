@@ -32,7 +32,7 @@ from safelaunch.remote.calls import LINK_ERRORS, Agent
 from safelaunch.remote.runner import Interrupted, Launch, RemoteJob, RemoteSession
 from safelaunch.remote.ssh import SshConnection
 from safelaunch.remote.stream import Follower
-from safelaunch.supervisor.rundir import write_json
+from safelaunch.supervisor.rundir import write_summary
 
 MAX_HOSTS = 64
 LISTEN_SECONDS = 60
@@ -278,21 +278,15 @@ class SeveralHosts:
         code = merged_exit_code(codes, summaries)
         if self.interrupted is not None:
             code = self.interrupted
-        merged = {
-            "run_id": self.run_id, "exit_code": code,
-            "nodes": [{"node": n.index, "host": n.name, "exit_code": c,
-                       "run_dir": n.local.name if n.local else None,
-                       "status": (s or {}).get("status"), "reason": (s or {}).get("reason"),
-                       "root_cause_rank": (s or {}).get("root_cause_rank"),
-                       "error": n.error}
-                      for n, c, s in zip(self.nodes, codes, summaries, strict=True)],
-        }
         root = root_node(codes, summaries)
         diagnosis = _diagnosis_of(self.nodes[root].local) if root is not None and code else None
-        if diagnosis is not None:
-            merged["diagnosis"] = {"node": root, **diagnosis.to_json()}
+        merged = NodesSummary(
+            self.run_id, code,
+            [NodeRecord(n.index, n.name, c, n.local.name if n.local else None, s, n.error)
+             for n, c, s in zip(self.nodes, codes, summaries, strict=True)],
+            None if diagnosis is None or root is None else {"node": root, **diagnosis.to_json()})
         if local_root.is_dir():
-            write_json(local_root / "summary.json", merged)
+            write_summary(local_root, self.run_id, merged)
         for node, node_code in zip(self.nodes, codes, strict=True):
             said = "no exit code" if node_code is None else f"exit code {node_code}"
             self.console.notice(f"node{node.index} ({node.name}): {said}"
@@ -340,6 +334,44 @@ def _follow_node(node: Node) -> None:
         node.error = exc.message
     except Exception as exc:  # one node's link must not end the others' consoles
         node.error = f"{type(exc).__name__}: {exc}"
+
+
+@dataclass(frozen=True)
+class NodeRecord:
+    """One node of a job over several hosts, as the merged ``summary.json`` lists it."""
+
+    node: int
+    host: str
+    exit_code: int | None
+    run_dir: str | None
+    summary: dict[str, Any] | None
+    """The node's own ``summary.json``, where it was fetched."""
+    error: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        own = self.summary or {}
+        return {"node": self.node, "host": self.host, "exit_code": self.exit_code,
+                "run_dir": self.run_dir, "status": own.get("status"),
+                "reason": own.get("reason"), "root_cause_rank": own.get("root_cause_rank"),
+                "error": self.error}
+
+
+@dataclass(frozen=True)
+class NodesSummary:
+    """The job's ``summary.json`` over several hosts: every node's end, and the diagnosis
+    of the node whose rank failed first."""
+
+    run_id: str
+    exit_code: int
+    nodes: list[NodeRecord]
+    diagnosis: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        merged: dict[str, Any] = {"run_id": self.run_id, "exit_code": self.exit_code,
+                                  "nodes": [n.to_json() for n in self.nodes]}
+        if self.diagnosis is not None:
+            merged["diagnosis"] = self.diagnosis
+        return merged
 
 
 def _fetch(node: Node, local_root: Path, run: str) -> Path | None:

@@ -23,11 +23,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
-from safelaunch.supervisor.result import RunStatus
+from safelaunch.supervisor.result import RankState, RunStatus
+from safelaunch.supervisor.rundir import write_summary
 
 REAPER_GRACE_CAP_S = 2.0
 
@@ -178,49 +180,79 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+@dataclass(frozen=True)
+class RankSeen:
+    """A rank of the last attempt as the launcher's events show it; ``UNKNOWN``: it had not
+    ended before the launcher died and the reaper did not stop it."""
+
+    global_rank: int
+    pid: int
+    state: RankState = RankState.UNKNOWN
+    returncode: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"global_rank": self.global_rank, "pid": self.pid, "state": self.state.value,
+                "returncode": self.returncode}
+
+
+@dataclass(frozen=True)
+class LauncherDied:
+    """The summary the reaper writes when the launcher died before it recorded the run."""
+
+    stage: str
+    reason: str
+    ranks: list[RankSeen]
+    root_cause_rank: int | None
+    exit_code: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": RunStatus.LAUNCHER_DIED.value, "exit_code": self.exit_code,
+                "reason": self.reason, "stage": self.stage,
+                "root_cause_rank": self.root_cause_rank,
+                "ranks": [r.to_json() for r in self.ranks]}
+
+
 def ranks_seen(events: list[dict[str, object]],
-               stopped: set[int]) -> tuple[list[dict[str, object]], int | None]:
+               stopped: set[int]) -> tuple[list[RankSeen], int | None]:
     """What the launcher's events say of the last attempt's ranks, and the first to fail:
     each rank's pid, its exit code (minus the signal) where it ended before the launcher died,
     ``stopped`` where the reaper stopped it."""
-    ranks: dict[int, dict[str, object]] = {}
+    ranks: dict[int, RankSeen] = {}
     root: int | None = None
     for event in events:
         started = event.get("ranks")
         if event.get("event") == "workers_started" and isinstance(started, dict):
             ranks, root = {}, None
             for rank, pid in started.items():
-                if str(rank).isdigit() and _int_or_none(pid) is not None:
-                    ranks[int(rank)] = {"global_rank": int(rank), "pid": pid, "state": "unknown",
-                                        "returncode": None}
+                number = _int_or_none(pid)
+                if str(rank).isdigit() and number is not None:
+                    ranks[int(rank)] = RankSeen(int(rank), number)
         elif event.get("event") == "rank_exited":
             rank, code = _int_or_none(event.get("rank")), _int_or_none(event.get("returncode"))
             if rank in ranks and code is not None:
-                ranks[rank].update(returncode=code, state="succeeded" if code == 0 else "failed")
+                state = RankState.SUCCEEDED if code == 0 else RankState.FAILED
+                ranks[rank] = replace(ranks[rank], returncode=code, state=state)
                 if code != 0 and root is None:
                     root = rank
-    for record in ranks.values():
-        if record["state"] == "unknown" and record["pid"] in stopped:
-            record["state"] = "stopped"
-    return [ranks[r] for r in sorted(ranks)], root
+    return [replace(r, state=RankState.STOPPED)
+            if r.state is RankState.UNKNOWN and r.pid in stopped else r
+            for _, r in sorted(ranks.items())], root
 
 
-def launcher_died_summary(run_dir: Path, stage: str,
-                          stopped: set[int]) -> dict[str, object]:
+def launcher_died_summary(run_dir: Path, stage: str, stopped: set[int]) -> LauncherDied:
     """The summary the reaper can write: what the launcher recorded before it died."""
     ranks, root = ranks_seen(_events(run_dir), stopped)
     exit_code = None
     said = f"safelaunch was killed during the {stage}, before it recorded the run"
     if ranks:
         said += f"; {len(ranks)} rank(s) had started"
-    if root is not None:
-        code = next(int(str(r["returncode"])) for r in ranks if r["global_rank"] == root)
+    code = next((r.returncode for r in ranks if r.global_rank == root), None)
+    if code is not None:
         exit_code = code if code > 0 else 128 - code
         label = f"exit {code}" if code > 0 else f"signal {-code}"
         said += f" and rank {root} had failed first ({label})"
-    return {"status": RunStatus.LAUNCHER_DIED.value, "exit_code": exit_code,
-            "reason": f"{said}; its reaper stopped {len(stopped)} process(es) of the job",
-            "stage": stage, "root_cause_rank": root, "ranks": ranks}
+    return LauncherDied(stage, f"{said}; its reaper stopped {len(stopped)} process(es) of "
+                        "the job", ranks, root, exit_code)
 
 
 def _remove_scratch(folder: Path) -> None:
@@ -268,14 +300,9 @@ def main(argv: list[str]) -> int:
     })
     for folder in scratch:
         _remove_scratch(folder)
-    summary = run_dir / "summary.json"
-    if not summary.exists():
+    if not (run_dir / "summary.json").exists():
         stopped = set(report.terminated) | set(report.killed)
-        tmp = summary.with_suffix(".tmp")
-        with contextlib.suppress(OSError):
-            _write_private(tmp, json.dumps(launcher_died_summary(run_dir, stage, stopped),
-                                           indent=2) + "\n")
-            os.replace(tmp, summary)
+        write_summary(run_dir, job_id, launcher_died_summary(run_dir, stage, stopped))
     return 0
 
 

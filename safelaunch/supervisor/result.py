@@ -25,6 +25,8 @@ class RankState(str, Enum):
     FAILED = "failed"
     STOPPED = "stopped"
     RUNNING = "running"
+    UNKNOWN = "unknown"
+    """Only in the reaper's summary: the rank had not ended when the launcher died."""
 
 
 class RunStatus(str, Enum):

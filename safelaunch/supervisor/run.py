@@ -139,8 +139,7 @@ def record_outcome(prep: Prepared, outcome: RunOutcome,
     prep.events.record("run_finished", status=outcome.status.value,
                        exit_code=outcome.exit_code, reason=outcome.reason)
     prep.events.close()
-    note = write_summary(prep.plan.run_dir, prep.plan.run_id,
-                         {**outcome.to_json(), **(extra or {})})
+    note = write_summary(prep.plan.run_dir, prep.plan.run_id, outcome, extra)
     if note is not None:
         outcome.notes.append(note)
 

@@ -25,7 +25,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from safelaunch.errors import RunDirError, StartError
 from safelaunch.redact import mask, process_secrets
@@ -145,10 +145,21 @@ def _read_json_head(path: Path, limit: int) -> Any:
         return json.loads(fh.read(limit).decode("utf-8"))
 
 
-def write_summary(run_dir: Path, run_id: str, summary: dict[str, Any]) -> str | None:
-    """``summary.json`` in the run directory, else (a full disk, a deleted directory) where
-    ``fallback_summary`` finds it; a note for the user when it did not go to the run
-    directory, None when it did."""
+class SummaryRecord(Protocol):
+    """What ``summary.json`` can hold: a run's outcome (``result.RunOutcome``), the reaper's
+    record of a launcher that died (``reaper.LauncherDied``), several nodes' merged record
+    (``remote.several.NodesSummary``)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+def write_summary(run_dir: Path, run_id: str, record: SummaryRecord,
+                  extra: dict[str, Any] | None = None) -> str | None:
+    """The one writer of ``summary.json``: ``record`` (and ``extra``, e.g. the diagnosis),
+    atomically, secrets masked, for the user only; in the run directory, else (a full disk,
+    a deleted directory) where ``fallback_summary`` finds it.  A note for the user when it
+    did not go to the run directory, None when it did."""
+    summary = {**record.to_json(), **(extra or {})}
     try:
         write_json(run_dir / "summary.json", summary)
         return None
