@@ -122,6 +122,60 @@ def test_run_options_travel_as_arguments(monkeypatch):
     assert ctx.params["script_args"] == ("--lr", "1")
 
 
+def test_one_host_one_instance_or_several_targets():
+    from safelaunch.cli import _targets
+
+    one = _targets(["h"], ())
+    assert (one.host, one.vast_instance, one.hosts, one.several, one.total) == (
+        "h", None, (), False, 1)
+    vast = _targets([], (7,))
+    assert (vast.host, vast.vast_instance, vast.vast_instances, vast.several) == (
+        None, 7, (), False)
+    many = _targets(["a", "b"], ())
+    assert (many.host, many.hosts, many.several, many.total) == (None, ("a", "b"), True, 2)
+    mixed = _targets(["a"], (7, 8))
+    assert (mixed.host, mixed.vast_instance) == ("a", None)
+    assert (mixed.hosts, mixed.vast_instances, mixed.several, mixed.total) == (
+        ("a",), (7, 8), True, 3)
+
+
+def test_env_pairs_need_an_identifier_and_an_equals_sign():
+    from safelaunch.cli import _env_pairs
+
+    assert _env_pairs(("A=1", "B=x=y", "C=")) == {"A": "1", "B": "x=y", "C": ""}
+    for bad in ("NOEQUALS", "1A=2", "=3", "A-B=1"):
+        with pytest.raises(UsageError, match="expected KEY=VALUE"):
+            _env_pairs((bad,))
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"attach": "x", "script": "s.py"}, "--attach follows an existing run"),
+    ({"attach": "", "detach": True}, "--attach follows an existing run"),
+    ({"tail": 3, "script": "s.py"}, "--tail goes with --attach"),
+    ({}, "missing SCRIPT"),
+    ({"script": "s.py", "after": True}, "need --vast-instance"),
+])
+def test_remote_modes_that_mean_nothing_are_refused(given, message):
+    from safelaunch.cli import _check_remote_modes
+
+    modes = {"script": None, "detach": False, "attach": None, "tail": None, "after": False,
+             "vast": False, **given}
+    with pytest.raises(UsageError, match=message):
+        _check_remote_modes(**modes)
+
+
+@pytest.mark.parametrize("given", [
+    {"script": "s.py"}, {"script": "s.py", "detach": True}, {"attach": ""},
+    {"attach": "run-1", "tail": 5}, {"script": "s.py", "after": True, "vast": True},
+])
+def test_remote_modes_that_make_sense_pass(given):
+    from safelaunch.cli import _check_remote_modes
+
+    modes = {"script": None, "detach": False, "attach": None, "tail": None, "after": False,
+             "vast": False, **given}
+    _check_remote_modes(**modes)
+
+
 class _Sink(Console):
     def __init__(self) -> None:
         super().__init__(muted=True)
