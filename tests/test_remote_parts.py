@@ -357,3 +357,91 @@ def test_a_hostile_listen_answer_or_manifest_is_one_remote_error():
     with pytest.raises(RemoteError, match="invalid file list"):
         manifest({"files": [1, 2]}, "evil-host")
     assert manifest({"files": {"a": [1, 2, 3], "b": 5}}, "h") == {"a": [1, 2, 3]}
+
+
+class _FakeChannel:
+    """A follow channel that plays ``events`` in order: ("out", data), ("err", data) or
+    ("out", an exception to raise); after the last, ``recv`` times out, or reads the end of
+    the stream when ``eof``."""
+
+    def __init__(self, events: list[tuple[str, Any]], eof: bool = False) -> None:
+        self.events = list(events)
+        self.eof = eof
+        self.closed = False
+
+    def settimeout(self, timeout: float) -> None:
+        pass
+
+    def _next(self, kind: str) -> bool:
+        return bool(self.events) and self.events[0][0] == kind
+
+    def recv_stderr_ready(self) -> bool:
+        return self._next("err")
+
+    def recv_ready(self) -> bool:
+        return self._next("out")
+
+    def recv_stderr(self, size: int) -> bytes:
+        return self.events.pop(0)[1]
+
+    def recv(self, size: int) -> bytes:
+        if self._next("out"):
+            item = self.events.pop(0)[1]
+            if isinstance(item, BaseException):
+                raise item
+            return item
+        if self.eof and not self.events:
+            return b""
+        raise TimeoutError
+
+    def exit_status_ready(self) -> bool:
+        return self.eof
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _follower_on(chan: _FakeChannel, clock: Any = None) -> tuple[Follower, _Sink]:
+    agent = SimpleNamespace(open=lambda *args: chan,
+                            conn=SimpleNamespace(is_active=lambda: not chan.eof))
+    sink = _Sink()
+    follower = Follower(agent=agent, ctl="c", console=sink,  # type: ignore[arg-type]
+                        connect=Any, reconnect_timeout=1, attach_hint="",  # type: ignore[arg-type]
+                        sleep=lambda seconds: None)
+    if clock is not None:
+        follower.clock = clock
+    return follower, sink
+
+
+def test_following_ends_at_the_end_record_with_the_output_sent_before_it():
+    chan = _FakeChannel([("out", b"one\ntw"), ("err", b'{"heartbeat": 1}\n{"en'),
+                         ("out", b"o\nthr"), ("err", b'd": {"exit_code": 3}}\n'),
+                         ("out", b"ee")])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() == {"exit_code": 3}
+    assert sink.data == b"one\ntwo\nthree" and follower.offset == len(b"one\ntwo\nthree")
+    assert chan.closed
+
+
+def test_a_control_line_too_long_to_be_one_is_dropped():
+    chan = _FakeChannel([("err", b"x" * 70_000), ("err", b'\n{"end": {"lost": true}}\n')])
+    follower, _ = _follower_on(chan)
+    assert follower._follow_once() == {"lost": True}
+
+
+def test_a_dropped_link_or_a_stream_without_its_end_is_followed_again():
+    chan = _FakeChannel([("out", b"a\nb"), ("out", EOFError())])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() is None
+    assert sink.data == b"a\n" and follower.offset == 2 and chan.closed
+    follower, sink = _follower_on(_FakeChannel([("out", b"c\n")], eof=True))
+    assert follower._follow_once() is None and sink.data == b"c\n"
+
+
+def test_silence_past_the_limit_is_a_dropped_link():
+    ticks = iter(range(1000))
+    chan = _FakeChannel([("out", b"a\n")])
+    follower, sink = _follower_on(chan, clock=lambda: float(next(ticks)))
+    assert follower._follow_once() is None
+    assert sink.data == b"a\n"
+    assert 5 < next(ticks) < 12  # gave up soon after SILENCE_LIMIT seconds without a word
