@@ -15,7 +15,7 @@ import traceback
 import warnings
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -34,6 +34,9 @@ from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
 from safelaunch.terminal import printable
 from safelaunch.torch_support import require_supported_torch
+
+if TYPE_CHECKING:
+    from safelaunch.remote.runner import Launch
 
 NOT_FROM_FILE = {"config", "script", "script_args"}
 
@@ -329,47 +332,90 @@ def remote_command(ctx: click.Context, /, hosts: tuple[str, ...], hostfile: str 
     """
     from safelaunch.plan import make_run_id
     from safelaunch.remote.main import RemoteRequest, run_remote, run_several
-    from safelaunch.remote.runner import Launch
 
-    every_host = [*hosts, *(_hostfile(hostfile) if hostfile else [])]
-    several = len(every_host) > 1 or len(vast_instances) > 1
-    count = len(every_host) + len(vast_instances)
-    own = _several_hosts_options(ctx, count) if several else set()
+    where = _targets([*hosts, *(_hostfile(hostfile) if hostfile else [])], vast_instances)
+    own = _several_hosts_options(ctx, where.total) if where.several else set()
 
-    if attach is not None and (script or detach):
-        raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
-    if tail is not None and attach is None:
-        raise UsageError("--tail goes with --attach")
-    if attach is None and not script:
-        raise UsageError("missing SCRIPT (or --attach to follow an earlier run)")
-    if (stop_after or destroy_after) and not vast_instances:
-        raise UsageError("--stop-after and --destroy-after need --vast-instance")
-    env: dict[str, str] = {}
-    for pair in env_pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.isidentifier():
-            raise UsageError(f"--env {pair.split('=')[0]!r}: expected KEY=VALUE")
-        env[key] = value
+    _check_remote_modes(script=script, detach=detach, attach=attach, tail=tail,
+                        after=stop_after or destroy_after, vast=bool(vast_instances))
+    env = _env_pairs(env_pairs)
     root = Path(sync_dir)
-    launch = None if attach is not None else Launch(
-        script=str(script), script_args=tuple(script_args),
-        run_args=tuple(options.forwarded_argv(ctx, tuple(
-            d for d in options.RUN_DESTS if d != "run_dir" and d not in own))),
-        run_dir=run_opts.get("run_dir"), sync_dir=None if no_sync else root,
-        exclude=exclude, env=env, detach=detach)
+    launch = None if attach is not None else _launch(
+        ctx, str(script), script_args, own, run_dir=run_opts.get("run_dir"),
+        sync_dir=None if no_sync else root, exclude=exclude, env=env, detach=detach)
     request = RemoteRequest(
-        host=every_host[0] if len(every_host) == 1 else None,
-        vast_instance=vast_instances[0] if len(vast_instances) == 1 else None,
-        vast_instances=vast_instances if several else (),
+        host=where.host, vast_instance=where.vast_instance, vast_instances=where.vast_instances,
         launch=launch, attach_id=attach or None, tail=tail,
         run_id=make_run_id(datetime.now(timezone.utc), secrets.token_hex(3)),
         identity=identity, ssh_config=Path(ssh_config) if ssh_config else None,
         accept_new_host_key=accept_new_host_key, python=remote_python,
         remote_dir=remote_dir or f"~/safelaunch/{root.resolve().name or 'root'}",
         reconnect_timeout=reconnect_timeout, vast_wait=vast_wait, stop_after=stop_after,
-        destroy_after=destroy_after, hosts=tuple(every_host) if several else (),
+        destroy_after=destroy_after, hosts=where.hosts,
         rdzv_endpoint=run_opts.get("rdzv_endpoint") or None)
-    ctx.exit(run_several(request, Console()) if several else run_remote(request, Console()))
+    ctx.exit(run_several(request, Console()) if where.several else run_remote(request, Console()))
+
+
+class _Targets(NamedTuple):
+    """Where ``remote`` runs: one host, one VastAI instance, or several of either."""
+
+    host: str | None
+    vast_instance: int | None
+    hosts: tuple[str, ...]
+    """Several hosts, one job (``host`` is then None)."""
+    vast_instances: tuple[int, ...]
+    """Several VastAI instances, one job (``vast_instance`` is then None)."""
+    several: bool
+    total: int
+
+
+def _targets(hosts: list[str], vast_instances: tuple[int, ...]) -> _Targets:
+    """Sort the hosts and instances given into one target or several."""
+    several = len(hosts) > 1 or len(vast_instances) > 1
+    return _Targets(host=hosts[0] if len(hosts) == 1 else None,
+                    vast_instance=vast_instances[0] if len(vast_instances) == 1 else None,
+                    hosts=tuple(hosts) if several else (),
+                    vast_instances=vast_instances if several else (),
+                    several=several, total=len(hosts) + len(vast_instances))
+
+
+def _check_remote_modes(*, script: str | None, detach: bool, attach: str | None,
+                        tail: int | None, after: bool, vast: bool) -> None:
+    """Refuse the combinations of a new run, ``--attach``, ``--tail`` and
+    ``--stop-after``/``--destroy-after`` that mean nothing."""
+    if attach is not None and (script or detach):
+        raise UsageError("--attach follows an existing run: give no SCRIPT and no --detach")
+    if tail is not None and attach is None:
+        raise UsageError("--tail goes with --attach")
+    if attach is None and not script:
+        raise UsageError("missing SCRIPT (or --attach to follow an earlier run)")
+    if after and not vast:
+        raise UsageError("--stop-after and --destroy-after need --vast-instance")
+
+
+def _env_pairs(pairs: tuple[str, ...]) -> dict[str, str]:
+    """The ``--env KEY=VALUE`` options as a mapping; a pair without ``=`` or with a key that
+    is no identifier is a usage error."""
+    env: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise UsageError(f"--env {pair.split('=')[0]!r}: expected KEY=VALUE")
+        env[key] = value
+    return env
+
+
+def _launch(ctx: click.Context, script: str, script_args: tuple[str, ...], own: set[str], *,
+            run_dir: str | None, sync_dir: Path | None, exclude: tuple[str, ...],
+            env: dict[str, str], detach: bool) -> Launch:
+    """What to start remotely: the script and the run options given here, less ``--run-dir``
+    and the options ``remote`` sets itself (``own``)."""
+    from safelaunch.remote.runner import Launch
+
+    forwarded = tuple(d for d in options.RUN_DESTS if d != "run_dir" and d not in own)
+    return Launch(script=script, script_args=tuple(script_args),
+                  run_args=tuple(options.forwarded_argv(ctx, forwarded)), run_dir=run_dir,
+                  sync_dir=sync_dir, exclude=exclude, env=env, detach=detach)
 
 
 SEVERAL_HOSTS_SET = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",

@@ -255,6 +255,17 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.module and self.no_python and not self.run_path:
             raise UsageError("--module and --no-python cannot be used together")
+        self._check_nodes()
+        self._check_place_in_job()
+        if self.grace_period < 0:
+            raise UsageError(f"--grace-period must be >= 0, got {self.grace_period}")
+        if self.monitor_interval <= 0:
+            raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
+        self.hang_timeout = hang_timeout_value(self.hang_timeout)
+
+    def _check_nodes(self) -> None:
+        """--standalone, the sign of --node-rank, and a rendezvous backend that torch knows and
+        that fits --nnodes."""
         if self.standalone and self.max_nodes > 1:
             raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
         if self.node_rank < 0:
@@ -265,6 +276,10 @@ class RunConfig:
         if self.rdzv_backend == "static" and self.max_nodes > 1 \
                 and self.min_nodes != self.max_nodes:
             raise UsageError("an elastic --nnodes MIN:MAX needs --rdzv-backend c10d")
+
+    def _check_place_in_job(self) -> None:
+        """--node-rank within --nnodes, and on several nodes an address every one of them
+        can reach."""
         if self.node_rank >= self.max_nodes:
             more = "; a job on several machines needs --nnodes too" if self.single_node else ""
             raise UsageError(
@@ -275,11 +290,6 @@ class RunConfig:
                 "a multi-node job needs --master-addr (static) or --rdzv-endpoint (c10d) "
                 "naming a host every node can reach"
             )
-        if self.grace_period < 0:
-            raise UsageError(f"--grace-period must be >= 0, got {self.grace_period}")
-        if self.monitor_interval <= 0:
-            raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
-        self.hang_timeout = hang_timeout_value(self.hang_timeout)
 
     @property
     def torch_logs(self) -> bool:
@@ -386,6 +396,29 @@ def load_config_file(
 
     Returns a click ``default_map``; raises ``ConfigError`` naming the file, line and key.
     """
+    node, data = _read_yaml(path)
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
+        raise ConfigError(f"{path}: expected a mapping of option names to values")
+    lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
+    default_map: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = option_key(str(raw_key))
+        where = f"{path} line {lines.get(str(raw_key), '?')}"
+        param = params.get(key)
+        if param is None:
+            close = difflib.get_close_matches(key, list(params), n=1)
+            hint = f" (did you mean '{close[0].replace('_', '-')}'?)" if close else ""
+            raise ConfigError(f"{where}: unknown key '{raw_key}'{hint}")
+        if value is not None:
+            default_map[param.name or key] = _option_value(param, value, ctx, where, raw_key)
+    return default_map
+
+
+def _read_yaml(path: Path) -> tuple[yaml.Node | None, Any]:
+    """The file's YAML node tree (for line numbers) and its data, bounded in size, aliases
+    and depth; every failure is a ``ConfigError`` naming the file."""
     try:
         size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
@@ -407,34 +440,23 @@ def load_config_file(
         where = f" line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{path}{where}: invalid YAML: {problem}") from exc
-    if data is None:
-        return {}
-    if not isinstance(data, dict) or not isinstance(node, yaml.MappingNode):
-        raise ConfigError(f"{path}: expected a mapping of option names to values")
-    lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
-    default_map: dict[str, Any] = {}
-    for raw_key, value in data.items():
-        key = option_key(str(raw_key))
-        where = f"{path} line {lines.get(str(raw_key), '?')}"
-        param = params.get(key)
-        if param is None:
-            close = difflib.get_close_matches(key, list(params), n=1)
-            hint = f" (did you mean '{close[0].replace('_', '-')}'?)" if close else ""
-            raise ConfigError(f"{where}: unknown key '{raw_key}'{hint}")
-        if value is None:
-            continue
-        expected = _expected_yaml_type(param, value)
-        if expected is not None:
-            raise ConfigError(f"{where}: key '{raw_key}' expects {expected}, not "
-                              f"{_shown(value)}")
-        try:
-            default_map[param.name or key] = param.type_cast_value(ctx, value)
-        except click.BadParameter as exc:
-            raise ConfigError(f"{where}: key '{raw_key}': {exc.format_message()}") from exc
-        except (TypeError, ValueError, AttributeError) as exc:  # click's own types, off str
-            raise ConfigError(f"{where}: key '{raw_key}': {_shown(value)} is not a valid "
-                              "value") from exc
-    return default_map
+    return node, data
+
+
+def _option_value(param: click.Parameter, value: Any, ctx: click.Context, where: str,
+                  raw_key: Any) -> Any:
+    """``value`` from the file converted by ``param``'s type, as the command line's would
+    be; a value of the wrong kind is a ``ConfigError`` at ``where``."""
+    expected = _expected_yaml_type(param, value)
+    if expected is not None:
+        raise ConfigError(f"{where}: key '{raw_key}' expects {expected}, not {_shown(value)}")
+    try:
+        return param.type_cast_value(ctx, value)
+    except click.BadParameter as exc:
+        raise ConfigError(f"{where}: key '{raw_key}': {exc.format_message()}") from exc
+    except (TypeError, ValueError, AttributeError) as exc:  # click's own types, off str
+        raise ConfigError(f"{where}: key '{raw_key}': {_shown(value)} is not a valid "
+                          "value") from exc
 
 
 def _expected_yaml_type(param: click.Parameter, value: Any) -> str | None:

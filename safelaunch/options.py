@@ -311,30 +311,39 @@ class AbbreviatingCommand(click.Command):
 
 
 def expand_abbreviations(args: list[str], params: list[click.Parameter]) -> list[str]:
-    owners: dict[str, click.Option] = {}
-    for declared in params:
-        if isinstance(declared, click.Option):
-            for name in (*declared.opts, *declared.secondary_opts):
-                owners[name] = declared
+    """``args`` with each abbreviated long option written in full, up to SCRIPT or ``--``."""
+    owners = _option_owners(params)
     out = list(args)
     i = 0
-    while i < len(out):
-        token = out[i]
-        if token == "--" or not token.startswith("-") or token == "-":
-            break
-        name, eq, value = token.partition("=")
-        param: click.Option | None = owners.get(name)
-        if param is None and name.startswith("--"):
-            param, full = _resolve_prefix(name, owners)
-            if param is not None:
-                out[i] = full + eq + value
-        if param is None and not name.startswith("--") and len(name) > 2:
-            param = owners.get(name[:2])  # -r3: a short option with its value attached
-            eq = "=" if param is not None and not param.is_flag else eq
-        i += 1
-        if param is not None and not param.is_flag and not param.count and not eq:
-            i += 1  # its value, whatever it looks like
+    while i < len(out) and _is_option(out[i]):
+        out[i], takes_value = _expand_option(out[i], owners)
+        i += 2 if takes_value else 1  # an option's value is skipped, whatever it looks like
     return out
+
+
+def _option_owners(params: list[click.Parameter]) -> dict[str, click.Option]:
+    """Every spelling of every option (``--nproc``, ``--no-preflight``, ``-r``) -> its option."""
+    return {name: declared for declared in params if isinstance(declared, click.Option)
+            for name in (*declared.opts, *declared.secondary_opts)}
+
+
+def _is_option(token: str) -> bool:
+    return token.startswith("-") and token not in ("-", "--")
+
+
+def _expand_option(token: str, owners: dict[str, click.Option]) -> tuple[str, bool]:
+    """The option ``token`` written in full, and whether the next argument is its value."""
+    name, eq, value = token.partition("=")
+    param: click.Option | None = owners.get(name)
+    if param is None and name.startswith("--"):
+        param, full = _resolve_prefix(name, owners)
+        if param is not None:
+            token = full + eq + value
+    if param is None and not name.startswith("--") and len(name) > 2:
+        param = owners.get(name[:2])  # -r3: a short option with its value attached
+        eq = "=" if param is not None and not param.is_flag else eq
+    takes_value = param is not None and not param.is_flag and not param.count and not eq
+    return token, takes_value
 
 
 def _resolve_prefix(prefix: str, owners: dict[str, click.Option]) -> tuple[click.Option | None,

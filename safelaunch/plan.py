@@ -195,25 +195,38 @@ def _passthrough_argv(config: RunConfig) -> list[str]:
 
 def check_entrypoint(config: RunConfig, cwd: Path) -> None:
     """Raise ``ScriptNotFound`` (127) or ``ScriptNotExecutable`` (126) before launching."""
-    script = config.script
     if config.module and not config.run_path:  # --run-path wins, as in torchrun
-        search = [str(cwd), *sys.path]
-        top = script.split(".")[0]
-        missing = importlib.machinery.PathFinder.find_spec(top, search) is None
-        if not top or (missing and importlib.util.find_spec(top) is None):
-            raise ScriptNotFound(f"module '{script}' not found (run from the directory that "
-                                 f"holds it, or install it)")
-        return
-    if config.no_python and not config.run_path:
-        path = Path(script) if os.sep in script else None
-        found = str(cwd / path) if path is not None else shutil.which(script)
-        if found is None or not os.path.exists(found):
-            raise ScriptNotFound(f"program '{script}' not found")
-        if os.path.isdir(found) or not os.access(found, os.X_OK):
-            raise ScriptNotExecutable(
-                f"program '{script}' is not executable (chmod +x {script})"
-            )
-        return
+        _check_module(config.script, cwd)
+    elif config.no_python and not config.run_path:
+        _check_program(config.script, cwd)
+    else:
+        _check_script(config.script, cwd)
+
+
+def _check_module(module: str, cwd: Path) -> None:
+    """``-m module``: its top package importable from ``cwd`` or the installed packages."""
+    search = [str(cwd), *sys.path]
+    top = module.split(".")[0]
+    missing = importlib.machinery.PathFinder.find_spec(top, search) is None
+    if not top or (missing and importlib.util.find_spec(top) is None):
+        raise ScriptNotFound(f"module '{module}' not found (run from the directory that "
+                             f"holds it, or install it)")
+
+
+def _check_program(program: str, cwd: Path) -> None:
+    """``--no-python``: a path (relative to ``cwd``) or a command on PATH, executable."""
+    path = Path(program) if os.sep in program else None
+    found = str(cwd / path) if path is not None else shutil.which(program)
+    if found is None or not os.path.exists(found):
+        raise ScriptNotFound(f"program '{program}' not found")
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        raise ScriptNotExecutable(
+            f"program '{program}' is not executable (chmod +x {program})"
+        )
+
+
+def _check_script(script: str, cwd: Path) -> None:
+    """A Python file readable from ``cwd``, or a directory with a ``__main__.py``."""
     full = cwd / script
     if not full.exists():
         raise ScriptNotFound(f"script '{script}' not found in {cwd}")

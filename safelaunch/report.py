@@ -48,30 +48,40 @@ def render_summary(outcome: RunOutcome) -> str:
     title = " safelaunch summary "
     pad = max(RULE_WIDTH - len(title), 4)
     lines = ["", "=" * (pad // 2) + title + "=" * (pad - pad // 2)]
-    if outcome.ranks:
-        culprits = set((outcome.hang or {}).get("culprits", []))
-        results = [_result_cell(r) + (" <- hang culprit" if r.global_rank in culprits else "")
-                   for r in outcome.ranks]
-        col = max(len("result"), *(len(c) for c in results))
-        lines.append(f"{'rank':>4}  {'result':<{col}}  {'runtime':>7}  last line")
-        for rank, cell in zip(outcome.ranks, results, strict=True):
-            head = f"{rank.global_rank:>4}  {cell:<{col}}  {_runtime_cell(rank):>7}  "
-            lines.append(head + _shorten(rank.last_line, width - len(head) - 1))
-        root = next((r for r in outcome.ranks if r.root_cause), None)
-        if root is not None and root.error:
-            lines.append(f"rank {root.global_rank} error: {_shorten(root.error, width - 20)}")
+    lines += _rank_table(outcome, width)
     if outcome.hang:
         lines += _render_hang(outcome.hang, width)
-    word = outcome.status.value.upper()
-    lines.append(f"{word} (exit code {outcome.exit_code}): {outcome.reason}"
-                 + (f" in {outcome.duration_s:.1f}s" if outcome.status is RunStatus.SUCCEEDED
-                    else ""))
+    lines.append(_status_line(outcome))
     if outcome.attempts > 1:
         lines.append(f"the worker group ran {outcome.attempts} times (--max-restarts)")
     for note in outcome.notes:
         lines += _wrap(note, width, "")
     lines.append(f"run directory: {display_path(outcome.run_dir)}")
     return "\n".join(printable(line) for line in lines) + "\n"
+
+
+def _rank_table(outcome: RunOutcome, width: int) -> list[str]:
+    """One row per rank (result, runtime, last line), then the root cause's error."""
+    if not outcome.ranks:
+        return []
+    culprits = set((outcome.hang or {}).get("culprits", []))
+    results = [_result_cell(r) + (" <- hang culprit" if r.global_rank in culprits else "")
+               for r in outcome.ranks]
+    col = max(len("result"), *(len(c) for c in results))
+    lines = [f"{'rank':>4}  {'result':<{col}}  {'runtime':>7}  last line"]
+    for rank, cell in zip(outcome.ranks, results, strict=True):
+        head = f"{rank.global_rank:>4}  {cell:<{col}}  {_runtime_cell(rank):>7}  "
+        lines.append(head + _shorten(rank.last_line, width - len(head) - 1))
+    root = next((r for r in outcome.ranks if r.root_cause), None)
+    if root is not None and root.error:
+        lines.append(f"rank {root.global_rank} error: {_shorten(root.error, width - 20)}")
+    return lines
+
+
+def _status_line(outcome: RunOutcome) -> str:
+    """The status, exit code and reason, and how long a run that succeeded took."""
+    took = f" in {outcome.duration_s:.1f}s" if outcome.status is RunStatus.SUCCEEDED else ""
+    return f"{outcome.status.value.upper()} (exit code {outcome.exit_code}): {outcome.reason}{took}"
 
 
 def _render_hang(hang: dict[str, Any], width: int) -> list[str]:

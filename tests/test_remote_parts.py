@@ -122,6 +122,60 @@ def test_run_options_travel_as_arguments(monkeypatch):
     assert ctx.params["script_args"] == ("--lr", "1")
 
 
+def test_one_host_one_instance_or_several_targets():
+    from safelaunch.cli import _targets
+
+    one = _targets(["h"], ())
+    assert (one.host, one.vast_instance, one.hosts, one.several, one.total) == (
+        "h", None, (), False, 1)
+    vast = _targets([], (7,))
+    assert (vast.host, vast.vast_instance, vast.vast_instances, vast.several) == (
+        None, 7, (), False)
+    many = _targets(["a", "b"], ())
+    assert (many.host, many.hosts, many.several, many.total) == (None, ("a", "b"), True, 2)
+    mixed = _targets(["a"], (7, 8))
+    assert (mixed.host, mixed.vast_instance) == ("a", None)
+    assert (mixed.hosts, mixed.vast_instances, mixed.several, mixed.total) == (
+        ("a",), (7, 8), True, 3)
+
+
+def test_env_pairs_need_an_identifier_and_an_equals_sign():
+    from safelaunch.cli import _env_pairs
+
+    assert _env_pairs(("A=1", "B=x=y", "C=")) == {"A": "1", "B": "x=y", "C": ""}
+    for bad in ("NOEQUALS", "1A=2", "=3", "A-B=1"):
+        with pytest.raises(UsageError, match="expected KEY=VALUE"):
+            _env_pairs((bad,))
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"attach": "x", "script": "s.py"}, "--attach follows an existing run"),
+    ({"attach": "", "detach": True}, "--attach follows an existing run"),
+    ({"tail": 3, "script": "s.py"}, "--tail goes with --attach"),
+    ({}, "missing SCRIPT"),
+    ({"script": "s.py", "after": True}, "need --vast-instance"),
+])
+def test_remote_modes_that_mean_nothing_are_refused(given, message):
+    from safelaunch.cli import _check_remote_modes
+
+    modes = {"script": None, "detach": False, "attach": None, "tail": None, "after": False,
+             "vast": False, **given}
+    with pytest.raises(UsageError, match=message):
+        _check_remote_modes(**modes)
+
+
+@pytest.mark.parametrize("given", [
+    {"script": "s.py"}, {"script": "s.py", "detach": True}, {"attach": ""},
+    {"attach": "run-1", "tail": 5}, {"script": "s.py", "after": True, "vast": True},
+])
+def test_remote_modes_that_make_sense_pass(given):
+    from safelaunch.cli import _check_remote_modes
+
+    modes = {"script": None, "detach": False, "attach": None, "tail": None, "after": False,
+             "vast": False, **given}
+    _check_remote_modes(**modes)
+
+
 class _Sink(Console):
     def __init__(self) -> None:
         super().__init__(muted=True)
@@ -303,3 +357,91 @@ def test_a_hostile_listen_answer_or_manifest_is_one_remote_error():
     with pytest.raises(RemoteError, match="invalid file list"):
         manifest({"files": [1, 2]}, "evil-host")
     assert manifest({"files": {"a": [1, 2, 3], "b": 5}}, "h") == {"a": [1, 2, 3]}
+
+
+class _FakeChannel:
+    """A follow channel that plays ``events`` in order: ("out", data), ("err", data) or
+    ("out", an exception to raise); after the last, ``recv`` times out, or reads the end of
+    the stream when ``eof``."""
+
+    def __init__(self, events: list[tuple[str, Any]], eof: bool = False) -> None:
+        self.events = list(events)
+        self.eof = eof
+        self.closed = False
+
+    def settimeout(self, timeout: float) -> None:
+        pass
+
+    def _next(self, kind: str) -> bool:
+        return bool(self.events) and self.events[0][0] == kind
+
+    def recv_stderr_ready(self) -> bool:
+        return self._next("err")
+
+    def recv_ready(self) -> bool:
+        return self._next("out")
+
+    def recv_stderr(self, size: int) -> bytes:
+        return self.events.pop(0)[1]
+
+    def recv(self, size: int) -> bytes:
+        if self._next("out"):
+            item = self.events.pop(0)[1]
+            if isinstance(item, BaseException):
+                raise item
+            return item
+        if self.eof and not self.events:
+            return b""
+        raise TimeoutError
+
+    def exit_status_ready(self) -> bool:
+        return self.eof
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _follower_on(chan: _FakeChannel, clock: Any = None) -> tuple[Follower, _Sink]:
+    agent = SimpleNamespace(open=lambda *args: chan,
+                            conn=SimpleNamespace(is_active=lambda: not chan.eof))
+    sink = _Sink()
+    follower = Follower(agent=agent, ctl="c", console=sink,  # type: ignore[arg-type]
+                        connect=Any, reconnect_timeout=1, attach_hint="",  # type: ignore[arg-type]
+                        sleep=lambda seconds: None)
+    if clock is not None:
+        follower.clock = clock
+    return follower, sink
+
+
+def test_following_ends_at_the_end_record_with_the_output_sent_before_it():
+    chan = _FakeChannel([("out", b"one\ntw"), ("err", b'{"heartbeat": 1}\n{"en'),
+                         ("out", b"o\nthr"), ("err", b'd": {"exit_code": 3}}\n'),
+                         ("out", b"ee")])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() == {"exit_code": 3}
+    assert sink.data == b"one\ntwo\nthree" and follower.offset == len(b"one\ntwo\nthree")
+    assert chan.closed
+
+
+def test_a_control_line_too_long_to_be_one_is_dropped():
+    chan = _FakeChannel([("err", b"x" * 70_000), ("err", b'\n{"end": {"lost": true}}\n')])
+    follower, _ = _follower_on(chan)
+    assert follower._follow_once() == {"lost": True}
+
+
+def test_a_dropped_link_or_a_stream_without_its_end_is_followed_again():
+    chan = _FakeChannel([("out", b"a\nb"), ("out", EOFError())])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() is None
+    assert sink.data == b"a\n" and follower.offset == 2 and chan.closed
+    follower, sink = _follower_on(_FakeChannel([("out", b"c\n")], eof=True))
+    assert follower._follow_once() is None and sink.data == b"c\n"
+
+
+def test_silence_past_the_limit_is_a_dropped_link():
+    ticks = iter(range(1000))
+    chan = _FakeChannel([("out", b"a\n")])
+    follower, sink = _follower_on(chan, clock=lambda: float(next(ticks)))
+    assert follower._follow_once() is None
+    assert sink.data == b"a\n"
+    assert 5 < next(ticks) < 12  # gave up soon after SILENCE_LIMIT seconds without a word

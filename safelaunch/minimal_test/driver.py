@@ -181,37 +181,58 @@ def render(report: MinimalTestReport) -> list[str]:
     verdict = "PASSED" if first.passed else "FAILED"
     lines = [f"minimal test: {report.backend} ({report.backend_reason}) on "
              f"{len(first.ranks) or '?'} rank(s): {verdict} in {report.seconds:.1f}s"]
-    ranks = sorted(first.ranks)
-    if ranks:
-        lines.append("  " + f"{'step':<20}" + "".join(f"{'rank ' + str(r):>14}" for r in ranks))
-        steps = [s for s in mt.STEPS if any(st["step"] == s for r in ranks
-                                            for st in first.ranks[r]["steps"])]
-        for step in steps:
-            cells = []
-            for r in ranks:
-                entry = next((st for st in first.ranks[r]["steps"] if st["step"] == step), None)
-                if entry is None:
-                    cells.append("-")
-                else:
-                    word = {"passed": "ok", "failed": "FAILED", "running": "stuck"}.get(
-                        entry["status"], entry["status"])
-                    secs = entry.get("seconds")
-                    cells.append(word + (f" {secs * 1000:.0f}ms" if secs is not None else ""))
-            lines.append("  " + f"{step:<20}" + "".join(f"{c:>14}" for c in cells))
+    lines += _step_table(first.ranks)
     if first.first_failure:
         lines.append(f"  first failure: {first.first_failure}")
-    bandwidth = next((st.get("detail") for r in ranks[:1] for st in first.ranks[r]["steps"]
-                      if st["step"] == "bandwidth" and st.get("detail")), None)
-    if bandwidth:
-        lines.append(f"  {'size':>10} {'time':>10} {'algbw GB/s':>11} {'busbw GB/s':>11} "
-                     f"{'wrong':>6}")
-        for row in bandwidth:
-            lines.append(f"  {_bytes(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
-                         f"{row['algbw_gbps']:>11.3f} {row['busbw_gbps']:>11.3f} "
-                         f"{row['wrong']:>6}")
+    lines += _bandwidth_table(first.ranks)
     for attempt in report.attempts[1:]:
         result = "passes" if attempt.passed else f"fails ({attempt.first_failure})"
         lines.append(f"  remedy {attempt.label}: {result}")
+    return lines
+
+
+def _step_table(results: dict[int, dict[str, Any]]) -> list[str]:
+    """One row per step that any rank reached, one column per rank."""
+    ranks = sorted(results)
+    if not ranks:
+        return []
+    lines = ["  " + f"{'step':<20}" + "".join(f"{'rank ' + str(r):>14}" for r in ranks)]
+    reached = {st["step"] for r in ranks for st in results[r]["steps"]}
+    for step in (s for s in mt.STEPS if s in reached):
+        cells = [_step_cell(_step_entry(results[r], step)) for r in ranks]
+        lines.append("  " + f"{step:<20}" + "".join(f"{c:>14}" for c in cells))
+    return lines
+
+
+def _step_entry(result: dict[str, Any], step: str) -> dict[str, Any] | None:
+    """A rank's record of ``step``, None if it never got there."""
+    return next((st for st in result["steps"] if st["step"] == step), None)
+
+
+_STATUS_WORDS = {"passed": "ok", "failed": "FAILED", "running": "stuck"}
+
+
+def _step_cell(entry: dict[str, Any] | None) -> str:
+    """A rank's cell for a step: "ok 12ms", "FAILED", "stuck" or "-" (never reached)."""
+    if entry is None:
+        return "-"
+    word: str = _STATUS_WORDS.get(entry["status"], entry["status"])
+    secs = entry.get("seconds")
+    return word + (f" {secs * 1000:.0f}ms" if secs is not None else "")
+
+
+def _bandwidth_table(results: dict[int, dict[str, Any]]) -> list[str]:
+    """The all_reduce bandwidth the lowest rank measured, one row per size."""
+    ranks = sorted(results)
+    bandwidth = next((st.get("detail") for r in ranks[:1] for st in results[r]["steps"]
+                      if st["step"] == "bandwidth" and st.get("detail")), None)
+    if not bandwidth:
+        return []
+    lines = [f"  {'size':>10} {'time':>10} {'algbw GB/s':>11} {'busbw GB/s':>11} {'wrong':>6}"]
+    for row in bandwidth:
+        lines.append(f"  {_bytes(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
+                     f"{row['algbw_gbps']:>11.3f} {row['busbw_gbps']:>11.3f} "
+                     f"{row['wrong']:>6}")
     return lines
 
 

@@ -91,30 +91,42 @@ def resolve_target(spec: str, ssh_config: Path | None = None, user: str | None =
     """Apply ``~/.ssh/config`` (or ``ssh_config``) to ``spec``; explicit values win."""
     spec_user, host, spec_port = split_host(spec)
     config_path = ssh_config or default_ssh_config()
-    found: dict[str, object] = {}
-    if config_path.is_file():
-        try:
-            found = dict(paramiko.SSHConfig.from_path(str(config_path)).lookup(host))
-        except (OSError, paramiko.SSHException, ValueError) as exc:
-            raise RemoteError(f"cannot read {config_path}: {exc}") from exc
+    found = _host_config(config_path, host)
     config_port = str(found.get("port", DEFAULT_PORT))
     if not config_port.isdigit():
         raise RemoteError(f"{config_path}: Port {config_port!r} of {host} is not a number")
     identities = tuple(identity) + tuple(
         str(Path(p).expanduser()) for p in _as_list(found.get("identityfile")))
-    known = tuple(Path(p).expanduser() for p in _as_list(found.get("userknownhostsfile"))
-                  if p != "/dev/null") or (Path.home() / ".ssh" / "known_hosts",)
-    jump = str(found["proxyjump"]) if found.get("proxyjump") not in (None, "none") else None
-    proxy = found.get("proxycommand")
     strict = str(found.get("stricthostkeychecking", "ask")).lower()
     return SshTarget(
         name=spec, hostname=str(found.get("hostname", host)),
         port=port or spec_port or int(config_port),
         user=user or spec_user or str(found.get("user") or os.environ.get("USER") or "root"),
         identity_files=identities,
-        proxy_command=str(proxy) if proxy not in (None, "none") else None,
-        proxy_jump=jump, known_hosts=known, ssh_config=config_path,
-        accept_new_host_key=strict in ("accept-new", "no", "off"))
+        proxy_command=_unless_none(found.get("proxycommand")),
+        proxy_jump=_unless_none(found.get("proxyjump")), known_hosts=_known_hosts(found),
+        ssh_config=config_path, accept_new_host_key=strict in ("accept-new", "no", "off"))
+
+
+def _host_config(config_path: Path, host: str) -> dict[str, object]:
+    """What the ssh config file says for ``host`` (nothing when there is no file)."""
+    if not config_path.is_file():
+        return {}
+    try:
+        return dict(paramiko.SSHConfig.from_path(str(config_path)).lookup(host))
+    except (OSError, paramiko.SSHException, ValueError) as exc:
+        raise RemoteError(f"cannot read {config_path}: {exc}") from exc
+
+
+def _known_hosts(found: dict[str, object]) -> tuple[Path, ...]:
+    """UserKnownHostsFile (less /dev/null), else ~/.ssh/known_hosts."""
+    return tuple(Path(p).expanduser() for p in _as_list(found.get("userknownhostsfile"))
+                 if p != "/dev/null") or (Path.home() / ".ssh" / "known_hosts",)
+
+
+def _unless_none(value: object) -> str | None:
+    """A ProxyCommand or ProxyJump value; ``none`` (or absent) means there is none."""
+    return str(value) if value not in (None, "none") else None
 
 
 def _as_list(value: object) -> list[str]:

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import paramiko
+
 from safelaunch.console import Console
 from safelaunch.errors import HostKeyChanged, HostKeyUnknown, RemoteError
 from safelaunch.remote.calls import LINK_ERRORS, READ_CHUNK, Agent
@@ -43,6 +45,8 @@ class Follower:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     _pending: bytes = field(default=b"", repr=False)
+    _errors: bytes = field(default=b"", repr=False)
+    """The agent's stderr not yet split into whole control lines."""
 
     def run(self) -> dict[str, Any]:
         """Stream until the job ends; the agent's end record (``exit_code`` or ``lost``)."""
@@ -56,43 +60,66 @@ class Follower:
             self.reconnect()
 
     def _follow_once(self) -> dict[str, Any] | None:
-        self._pending = b""
+        """Follow over one channel: the end record, or None when the link dropped, the stream
+        stopped without its end record, or stayed silent too long."""
+        self._pending = self._errors = b""
         chan = self.agent.open("follow", self.ctl, str(self.offset))
         chan.settimeout(0.2)
-        errors = b""
         heard = self.clock()
         try:
             while True:
                 if chan.recv_stderr_ready():
-                    errors += chan.recv_stderr(READ_CHUNK)
                     heard = self.clock()
-                    *lines, errors = errors.split(b"\n")
-                    if len(errors) > MAX_PENDING:  # no control line is that long: junk
-                        errors = b""
-                    for line in lines:
-                        end = self._control(line)
-                        if end is not None:  # stdout data sent before it has arrived
-                            while chan.recv_ready():
-                                self._take(chan.recv(READ_CHUNK))
-                            self._emit(self._pending)
-                            return end
-                try:
-                    data = chan.recv(READ_CHUNK)
-                except TimeoutError:
-                    data = None
-                except LINK_ERRORS:
+                    end = self._read_control(chan)
+                    if end is not None:
+                        self._drain(chan)
+                        return end
+                got = self._read_output(chan)
+                if got is None:
                     return None
-                if data:
+                if got:
                     heard = self.clock()
-                    self._take(data)
-                elif data == b"" and not chan.recv_stderr_ready():
-                    if chan.exit_status_ready() or chan.closed or not self.agent.conn.is_active():
-                        return None  # the stream stopped without its end record
-                    self.sleep(0.02)
                 if self.clock() - heard > SILENCE_LIMIT:
                     return None
         finally:
             chan.close()
+
+    def _read_control(self, chan: paramiko.Channel) -> dict[str, Any] | None:
+        """Read the agent's stderr (heartbeats, then the end record); the end record once
+        it has arrived whole."""
+        self._errors += chan.recv_stderr(READ_CHUNK)
+        *lines, self._errors = self._errors.split(b"\n")
+        if len(self._errors) > MAX_PENDING:  # no control line is that long: junk
+            self._errors = b""
+        for line in lines:
+            end = self._control(line)
+            if end is not None:
+                return end
+        return None
+
+    def _drain(self, chan: paramiko.Channel) -> None:
+        """After the end record: the console data sent before it, to the last byte."""
+        while chan.recv_ready():
+            self._take(chan.recv(READ_CHUNK))
+        self._emit(self._pending)
+
+    def _read_output(self, chan: paramiko.Channel) -> bool | None:
+        """Take the console data that has come: True if some did, False if none yet, None
+        when the link dropped or the stream stopped without its end record."""
+        try:
+            data = chan.recv(READ_CHUNK)
+        except TimeoutError:
+            return False
+        except LINK_ERRORS:
+            return None
+        if data:
+            self._take(data)
+            return True
+        if not chan.recv_stderr_ready():
+            if chan.exit_status_ready() or chan.closed or not self.agent.conn.is_active():
+                return None
+            self.sleep(0.02)
+        return False
 
     def _control(self, line: bytes) -> dict[str, Any] | None:
         try:

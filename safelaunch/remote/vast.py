@@ -14,7 +14,7 @@ import random
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,20 +116,7 @@ class VastClient:
             status = inst.get("actual_status")
             if status == RUNNING and (inst.get("ssh_host") or inst.get("public_ipaddr")):
                 return inst
-            message = str(inst.get("status_msg") or "").strip()[:300]
-            intended = inst.get("intended_status")
-            if status in NEVER_RUNNING or (status == STOPPED and intended != RUNNING):
-                hint = {"offline": " (its host machine is offline)",
-                        "exited": " (the container exited; see 'vastai logs "
-                                  f"{instance_id}')",
-                        STOPPED: f" (start it with 'vastai start instance {instance_id}')"
-                        }.get(str(status), "")
-                raise VastError(f"VastAI instance {instance_id} is {status}{hint}"
-                                + (f": {message}" if message else "")
-                                + ("" if intended in (None, status) else
-                                   f" (intended: {intended})"))
-            if "error" in message.lower() or "failed" in message.lower():
-                raise VastError(f"VastAI instance {instance_id} cannot start: {message}")
+            _refuse_what_cannot_start(instance_id, inst)
             if notice is not None and status != last:
                 notice(f"instance {instance_id} is {status or 'being created'}; waiting")
             last = status
@@ -143,6 +130,24 @@ class VastClient:
 
     def destroy(self, instance_id: int) -> None:
         self._request("DELETE", f"/instances/{instance_id}/")
+
+
+def _refuse_what_cannot_start(instance_id: int, inst: dict[str, Any]) -> None:
+    """Raise ``VastError`` for an instance that will not reach running by waiting: one that
+    never runs, one stopped on purpose, or one whose status message reports an error."""
+    status = inst.get("actual_status")
+    message = str(inst.get("status_msg") or "").strip()[:300]
+    intended = inst.get("intended_status")
+    if status in NEVER_RUNNING or (status == STOPPED and intended != RUNNING):
+        hint = {"offline": " (its host machine is offline)",
+                "exited": f" (the container exited; see 'vastai logs {instance_id}')",
+                STOPPED: f" (start it with 'vastai start instance {instance_id}')"
+                }.get(str(status), "")
+        raise VastError(f"VastAI instance {instance_id} is {status}{hint}"
+                        + (f": {message}" if message else "")
+                        + ("" if intended in (None, status) else f" (intended: {intended})"))
+    if "error" in message.lower() or "failed" in message.lower():
+        raise VastError(f"VastAI instance {instance_id} cannot start: {message}")
 
 
 @dataclass(frozen=True)
@@ -159,27 +164,38 @@ def ssh_choice(inst: dict[str, Any], prefer_direct: bool = True) -> SshChoice:
     IP and the host port mapped to 22 when there is one, else the VastAI proxy
     (``ssh_host``/``ssh_port``), whose port is ``ssh_port + 1`` for jupyter-mode images.
     Every field is checked: an API answer in another shape never crashes this."""
+    direct = _direct_address(inst)
+    proxy = _proxy_choice(inst)
+    if direct is not None and (prefer_direct or proxy is None):
+        return SshChoice(direct, f"port 22 of the instance is mapped to {direct.port} on "
+                                 f"{direct.host}", proxy.address if proxy else None)
+    if proxy is not None:
+        return proxy if direct is None else replace(proxy, fallback=direct)
+    raise VastError(f"VastAI instance {inst.get('id')} has no SSH address yet")
+
+
+def _direct_address(inst: dict[str, Any]) -> SshAddress | None:
+    """The public IP and the host port mapped to the container's port 22, if both are known."""
     host_port = _mapped_ssh_port(inst.get("ports"))
     public = str(inst.get("public_ipaddr") or "").strip()
-    direct = SshAddress(public, host_port) if public and host_port else None
+    return SshAddress(public, host_port) if public and host_port else None
+
+
+def _proxy_choice(inst: dict[str, Any]) -> SshChoice | None:
+    """The VastAI proxy's address, why, and its other port to fall back on."""
     proxy_host = str(inst.get("ssh_host") or "").strip()
     proxy_port = _port(inst.get("ssh_port"))
-    jupyter = "jupyter" in str(inst.get("image_runtype") or "")
-    proxy = other = None
-    if proxy_host and proxy_port:
-        first, second = ((proxy_port + 1, proxy_port) if jupyter
-                         else (proxy_port, proxy_port + 1))
-        proxy = SshAddress(proxy_host, first)
-        other = SshAddress(proxy_host, second) if second <= 65535 else None
-    if direct is not None and (prefer_direct or proxy is None):
-        return SshChoice(direct, f"port 22 of the instance is mapped to {host_port} on "
-                                 f"{public}", proxy)
-    if proxy is not None:
-        why = (f"the VastAI proxy; ssh_port {proxy_port} + 1 because the image runs in jupyter "
-               "mode (as 'vastai ssh-url')" if jupyter else
-               f"the VastAI proxy at ssh_port {proxy_port} (as 'vastai ssh-url')")
-        return SshChoice(proxy, why, other if direct is None else direct)
-    raise VastError(f"VastAI instance {inst.get('id')} has no SSH address yet")
+    if not (proxy_host and proxy_port):
+        return None
+    if "jupyter" in str(inst.get("image_runtype") or ""):
+        first, second = proxy_port + 1, proxy_port
+        why = (f"the VastAI proxy; ssh_port {proxy_port} + 1 because the image runs in "
+               "jupyter mode (as 'vastai ssh-url')")
+    else:
+        first, second = proxy_port, proxy_port + 1
+        why = f"the VastAI proxy at ssh_port {proxy_port} (as 'vastai ssh-url')"
+    other = SshAddress(proxy_host, second) if second <= 65535 else None
+    return SshChoice(SshAddress(proxy_host, first), why, other)
 
 
 def _port(value: Any) -> int | None:

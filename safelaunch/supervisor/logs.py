@@ -306,28 +306,42 @@ class LogCollector:
         return True
 
     def _emit(self, stream: _Stream, lines: list[bytes]) -> None:
+        """Finished lines of a rank: masked, into its file, into torch's filtered file, and
+        (progress-bar updates collapsed) to the console."""
         if not lines:
             return
         rank = stream.global_rank
-        shapes = has_shapes(b"\n".join(lines))
-        if self._secrets or shapes:
-            lines = [self._mask(line, shapes) for line in lines]
+        lines = self._masked(lines)
         head = utc_stamp(time.time()) + (b" out " if stream.kind == "out" else b" err ")
         self._write_file(rank, b"".join([head + line + b"\n" for line in lines]))
-        for line in reversed(lines):
-            if line.strip():
-                self._last_lines[rank] = line[-2000:]
-                break
+        self._remember_last_line(rank, lines)
         if stream.filter_fd is not None:
-            chosen = [stream.filter_prefix + line + b"\n" for line in lines
-                      if any(needle in line for needle in stream.needles)]
-            if chosen:
-                stream.filter_fd = self._write_torch_file(stream.filter_fd, b"".join(chosen))
+            self._write_filtered(stream, lines)
         if stream.console and (self._console_ranks is None or rank in self._console_ranks):
             splitter = stream.splitter
             if splitter.updates or splitter.crlf_after_update or stream.held is not None:
                 lines = self._collapse_updates(stream, lines, splitter.updates)
             self._to_console(stream, lines)
+
+    def _masked(self, lines: list[bytes]) -> list[bytes]:
+        """``lines`` with the known secrets and the secret-looking shapes masked."""
+        shapes = has_shapes(b"\n".join(lines))
+        if self._secrets or shapes:
+            return [self._mask(line, shapes) for line in lines]
+        return lines
+
+    def _remember_last_line(self, rank: int, lines: list[bytes]) -> None:
+        for line in reversed(lines):
+            if line.strip():
+                self._last_lines[rank] = line[-2000:]
+                return
+
+    def _write_filtered(self, stream: _Stream, lines: list[bytes]) -> None:
+        """torchrun's --duplicate-std*-filters: the lines holding one of the needles."""
+        chosen = [stream.filter_prefix + line + b"\n" for line in lines
+                  if any(needle in line for needle in stream.needles)]
+        if chosen and stream.filter_fd is not None:
+            stream.filter_fd = self._write_torch_file(stream.filter_fd, b"".join(chosen))
 
     def _collapse_updates(self, stream: _Stream, lines: list[bytes],
                           updates: frozenset[int] | set[int]) -> list[bytes]:

@@ -328,13 +328,7 @@ class Supervisor:
             self.on_hang([], self.monitor.views())
 
     def _analyze_hang(self, stalls: list[Stall], views: list[RankView]) -> HangReport:
-        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
-        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
-        states = {g: letter for g, pid in pids.items()
-                  if (letter := process_letter(process_status(pid))) is not None}
-        taken = stacks.capture(
-            {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
-            self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        states, taken = self._capture_stacks(views)
         texts = {g: stacks.read_dump(path) for g, path in taken.files.items()}
         natives = {g: stacks.read_dump(path) for g, path in taken.native.items()}
         places = {g: where for g, text in texts.items()
@@ -347,6 +341,18 @@ class Supervisor:
         for g, text in sorted(texts.items()):
             report.stacks[g] = stacks.top_frames(text)
         return report
+
+    def _capture_stacks(self, views: list[RankView]) -> tuple[dict[int, str], stacks.Capture]:
+        """Dump the stacks of the live ranks; with them, each one's process state letter
+        (a stopped rank, ``T``, cannot run a signal handler)."""
+        ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
+        pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
+        states = {g: letter for g, pid in pids.items()
+                  if (letter := process_letter(process_status(pid))) is not None}
+        taken = stacks.capture(
+            {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
+            self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        return states, taken
 
     def _collect_returncodes(self) -> None:
         for rank in self.ranks.values():

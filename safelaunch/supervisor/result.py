@@ -151,17 +151,11 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
            engine_failed: bool = False, hang: str | None = None) -> Decision:
     """The run's status, exit code and reason from its ranks' outcomes (left unchanged: the
     root cause is returned, ``verdict`` marks it)."""
-    failed = sorted((r for r in ranks if r.state is RankState.FAILED),
-                    key=lambda r: (r.exited_at if r.exited_at is not None else float("inf"),
-                                   r.global_rank))
+    failed = _failed_in_order(ranks)
     stopped = [r for r in ranks if r.state is RankState.STOPPED]
     stopped_note = (f"; {len(stopped)} other rank(s) stopped by safelaunch" if stopped else "")
     if failed:
-        root = failed[0]
-        others = len(failed) - 1
-        also = f"; {others} more rank(s) failed after it" if others else ""
-        return Decision(RunStatus.FAILED, exit_code_for(root.returncode or exit_codes.FAILED),
-                        f"{_describe_failure(root)} (first failure){also}{stopped_note}", root)
+        return _first_failure_decision(failed, stopped_note)
     if hang is not None:
         return Decision(RunStatus.HUNG, exit_codes.HANG, hang, None)
     if interrupted_by is not None:
@@ -174,6 +168,22 @@ def decide(ranks: list[RankOutcome], interrupted_by: int | None = None,
                         "the worker group failed without a rank to blame" + stopped_note, None)
     return Decision(RunStatus.SUCCEEDED, exit_codes.SUCCESS,
                     f"all {len(ranks)} rank(s) succeeded", None)
+
+
+def _failed_in_order(ranks: list[RankOutcome]) -> list[RankOutcome]:
+    """The failed ranks, the first to exit first (ties by global rank, unknown times last)."""
+    return sorted((r for r in ranks if r.state is RankState.FAILED),
+                  key=lambda r: (r.exited_at if r.exited_at is not None else float("inf"),
+                                 r.global_rank))
+
+
+def _first_failure_decision(failed: list[RankOutcome], stopped_note: str) -> Decision:
+    """FAILED with the first failed rank's code; that rank is the root cause."""
+    root = failed[0]
+    others = len(failed) - 1
+    also = f"; {others} more rank(s) failed after it" if others else ""
+    return Decision(RunStatus.FAILED, exit_code_for(root.returncode or exit_codes.FAILED),
+                    f"{_describe_failure(root)} (first failure){also}{stopped_note}", root)
 
 
 EXIT_TIE_S = 0.5

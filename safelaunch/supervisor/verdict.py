@@ -75,47 +75,81 @@ def hang_reason(report: HangReport) -> str:
     return f"hang: rank(s) {who} held up the job (see the hang analysis); safelaunch stopped it"
 
 
+@dataclass(frozen=True)
+class _Call:
+    """The verdict before it is written out as a ``RunOutcome``."""
+
+    status: RunStatus
+    exit_code: int
+    reason: str
+    root: RankOutcome | None
+    """The rank that failed first on this node, if that is the root cause."""
+    root_rank: int | None = None
+    note: str | None = None
+
+
 def verdict(seen: Observation) -> RunOutcome:
     """The outcome of the run that ``seen`` describes."""
     ranks = list(seen.ranks)
+    call = _this_nodes_call(seen, ranks)
+    call = replace(call, root_rank=_root_rank(seen, call.root), note=_note(seen, ranks, call))
+    call = _blame_another_nodes_first_failure(seen, call)
+    first = seen.first_failure
+    marked = [replace(r, root_cause=call.root is not None and r is call.root) for r in ranks]
+    return RunOutcome(
+        status=call.status, exit_code=call.exit_code, reason=call.reason, run_id=seen.run_id,
+        run_dir=seen.run_dir, ranks=marked,
+        hang=seen.hang.to_json() if seen.hang is not None else None,
+        root_cause_rank=call.root_rank, attempts=seen.attempts, duration_s=seen.duration_s,
+        started_at=seen.started_at, command=list(seen.command),
+        notes=[call.note] if call.note else [],
+        global_root=first.to_json() if first is not None else None,
+    )
+
+
+def _this_nodes_call(seen: Observation, ranks: list[RankOutcome]) -> _Call:
+    """Status, code, reason and root cause from what this node saw (its ranks, its hang
+    report, a signal, its own launch error, the time limit)."""
     if seen.error is not None and not ranks:
-        status, code, reason, root = (RunStatus.FAILED, seen.error.exit_code,
-                                      seen.error.message, None)
-    else:
-        decision = decide(ranks, interrupted_by=seen.signal_received,
-                          engine_failed=not seen.engine_succeeded,
-                          hang=hang_reason(seen.hang) if seen.hang is not None else None)
-        status, code, reason = decision.status, decision.exit_code, decision.reason
-        root = decision.root_cause
-        if seen.error is not None and root is None and seen.hang is None:
-            code, reason = seen.error.exit_code, seen.error.message
-        elif seen.deadline_s is not None and root is None:
-            reason = f"stopped after the {seen.deadline_s:g}s time limit"
-    note = (solo_ranks_note(ranks) if status is RunStatus.SUCCEEDED
-            else early_exit_note(ranks, root))
+        return _Call(RunStatus.FAILED, seen.error.exit_code, seen.error.message, None)
+    decision = decide(ranks, interrupted_by=seen.signal_received,
+                      engine_failed=not seen.engine_succeeded,
+                      hang=hang_reason(seen.hang) if seen.hang is not None else None)
+    code, reason, root = decision.exit_code, decision.reason, decision.root_cause
+    if seen.error is not None and root is None and seen.hang is None:
+        code, reason = seen.error.exit_code, seen.error.message
+    elif seen.deadline_s is not None and root is None:
+        reason = f"stopped after the {seen.deadline_s:g}s time limit"
+    return _Call(decision.status, code, reason, root)
+
+
+def _note(seen: Observation, ranks: list[RankOutcome], call: _Call) -> str | None:
     if seen.error is not None and seen.hang is not None:
         # stopping a hung job can make torch's engine fail (another node took the
         # rendezvous store with it): the hang stays the verdict
-        note = f"while the hung job was being stopped, torch's engine failed: {seen.error.message}"
+        return f"while the hung job was being stopped, torch's engine failed: {seen.error.message}"
+    if call.status is RunStatus.SUCCEEDED:
+        return solo_ranks_note(ranks)
+    return early_exit_note(ranks, call.root)
+
+
+def _root_rank(seen: Observation, root: RankOutcome | None) -> int | None:
+    """The root cause's global rank; else the culprit of a hang, when there is only one."""
+    if root is not None:
+        return root.global_rank
     culprits = seen.hang.culprits if seen.hang is not None else []
-    root_rank = root.global_rank if root is not None else (
-        culprits[0] if len(culprits) == 1 else None)
+    return culprits[0] if len(culprits) == 1 else None
+
+
+def _blame_another_nodes_first_failure(seen: Observation, call: _Call) -> _Call:
+    """Several nodes: when another node's rank failed first (and this node neither hung nor
+    got a signal), every node names that rank and exits with its code."""
     first = seen.first_failure
-    if (first is not None and seen.first_failure_remote and status is not RunStatus.SUCCEEDED
-            and seen.signal_received is None and seen.hang is None):
-        # Another node's rank failed first: every node names it and exits with its code.
-        root = None
-        status, code, root_rank, note = (RunStatus.FAILED, exit_code_for(first.returncode),
-                                         first.rank, None)
-        reason = (f"global rank {first.rank} on {first.host} failed first "
-                  f"({returncode_label(first.returncode)}); this node's ranks failed or were "
-                  "stopped after it")
-    marked = [replace(r, root_cause=root is not None and r is root) for r in ranks]
-    return RunOutcome(
-        status=status, exit_code=code, reason=reason, run_id=seen.run_id,
-        run_dir=seen.run_dir, ranks=marked,
-        hang=seen.hang.to_json() if seen.hang is not None else None, root_cause_rank=root_rank,
-        attempts=seen.attempts, duration_s=seen.duration_s, started_at=seen.started_at,
-        command=list(seen.command), notes=[note] if note else [],
-        global_root=first.to_json() if first is not None else None,
-    )
+    if (first is None or not seen.first_failure_remote or call.status is RunStatus.SUCCEEDED
+            or seen.signal_received is not None or seen.hang is not None):
+        return call
+    reason = (f"global rank {first.rank} on {first.host} failed first "
+              f"({returncode_label(first.returncode)}); this node's ranks failed or were "
+              "stopped after it")
+    return _Call(RunStatus.FAILED, exit_code_for(first.returncode), reason, root=None,
+                 root_rank=first.rank, note=None)
