@@ -37,9 +37,6 @@ ALLOWED: dict[str, int] = {
     "supervisor/hangs.py::analyze": 25,
     "supervisor/hangs.py::merge_reports": 16,
     "supervisor/hangs.py::find_stalls": 16,
-    "supervisor/reaper.py::ranks_seen": 17,
-    "supervisor/reaper.py::main": 17,
-    "remote/several.py::SeveralHosts._finish": 22,
 }
 
 

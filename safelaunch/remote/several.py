@@ -266,14 +266,7 @@ class SeveralHosts:
 
     def _finish(self) -> int:
         local_root = self.jobs[0].local_runs / self.run_id
-        codes: list[int | None] = []
-        for node in self.nodes:
-            code = None
-            if node.end is not None and "exit_code" in node.end:
-                code = replies.exit_code(node.end["exit_code"], node.name)
-            codes.append(code)
-            if node.follower is not None and node.end is not None:
-                node.local = _fetch(node, local_root, self._node_run(node))
+        codes = [self._fetch_end(node, local_root) for node in self.nodes]
         summaries = [_summary(node.local) for node in self.nodes]
         code = merged_exit_code(codes, summaries)
         if self.interrupted is not None:
@@ -287,16 +280,29 @@ class SeveralHosts:
             None if diagnosis is None or root is None else {"node": root, **diagnosis.to_json()})
         if local_root.is_dir():
             write_summary(local_root, self.run_id, merged)
+        self._tell_ends(codes, None if diagnosis is None else (root, diagnosis))
+        where = f"; run directories in {local_root}" if local_root.is_dir() else ""
+        self.console.notice(f"job {self.run_id} on {len(self.nodes)} hosts exited with code "
+                            f"{code}{where}")
+        return code
+
+    def _fetch_end(self, node: Node, local_root: Path) -> int | None:
+        """The node's exit code (None where it gave none), its run directory fetched."""
+        code = None
+        if node.end is not None and "exit_code" in node.end:
+            code = replies.exit_code(node.end["exit_code"], node.name)
+        if node.follower is not None and node.end is not None:
+            node.local = _fetch(node, local_root, self._node_run(node))
+        return code
+
+    def _tell_ends(self, codes: list[int | None],
+                   diagnosis: tuple[int | None, Diagnosis] | None) -> None:
         for node, node_code in zip(self.nodes, codes, strict=True):
             said = "no exit code" if node_code is None else f"exit code {node_code}"
             self.console.notice(f"node{node.index} ({node.name}): {said}"
                                 + (f" ({node.error})" if node.error else ""))
         if diagnosis is not None:
-            self.console.notice(f"node{root}: " + render(diagnosis).splitlines()[0])
-        where = f"; run directories in {local_root}" if local_root.is_dir() else ""
-        self.console.notice(f"job {self.run_id} on {len(self.nodes)} hosts exited with code "
-                            f"{code}{where}")
-        return code
+            self.console.notice(f"node{diagnosis[0]}: " + render(diagnosis[1]).splitlines()[0])
 
 
 def nccl_default_interface(names: list[str]) -> str | None:

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -212,6 +212,16 @@ class LauncherDied:
                 "ranks": [r.to_json() for r in self.ranks]}
 
 
+def _started(ranks: dict[object, object]) -> dict[int, RankSeen]:
+    """The ranks of a ``workers_started`` event (rank -> pid); anything malformed is left out."""
+    found = {}
+    for rank, pid in ranks.items():
+        number = _int_or_none(pid)
+        if str(rank).isdigit() and number is not None:
+            found[int(str(rank))] = RankSeen(int(str(rank)), number)
+    return found
+
+
 def ranks_seen(events: list[dict[str, object]],
                stopped: set[int]) -> tuple[list[RankSeen], int | None]:
     """What the launcher's events say of the last attempt's ranks, and the first to fail:
@@ -222,18 +232,15 @@ def ranks_seen(events: list[dict[str, object]],
     for event in events:
         started = event.get("ranks")
         if event.get("event") == "workers_started" and isinstance(started, dict):
-            ranks, root = {}, None
-            for rank, pid in started.items():
-                number = _int_or_none(pid)
-                if str(rank).isdigit() and number is not None:
-                    ranks[int(rank)] = RankSeen(int(rank), number)
-        elif event.get("event") == "rank_exited":
-            rank, code = _int_or_none(event.get("rank")), _int_or_none(event.get("returncode"))
-            if rank in ranks and code is not None:
-                state = RankState.SUCCEEDED if code == 0 else RankState.FAILED
-                ranks[rank] = replace(ranks[rank], returncode=code, state=state)
-                if code != 0 and root is None:
-                    root = rank
+            ranks, root = _started(started), None
+            continue
+        rank, code = _int_or_none(event.get("rank")), _int_or_none(event.get("returncode"))
+        if event.get("event") != "rank_exited" or rank not in ranks or code is None:
+            continue
+        state = RankState.SUCCEEDED if code == 0 else RankState.FAILED
+        ranks[rank] = replace(ranks[rank], returncode=code, state=state)
+        if code != 0 and root is None:
+            root = rank
     return [replace(r, state=RankState.STOPPED)
             if r.state is RankState.UNKNOWN and r.pid in stopped else r
             for _, r in sorted(ranks.items())], root
@@ -262,28 +269,40 @@ def _remove_scratch(folder: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@dataclass
+class Told:
+    """What the launcher told its reaper on the pipe."""
+
+    pids: dict[int, int | None] = field(default_factory=dict)
+    """Each rank's pid and start time (None where the launcher did not give it)."""
+    stage: str = "start-up"
+    done: bool = False
+    scratch: list[Path] = field(default_factory=list)
+
+    def hear(self, line: str) -> None:
+        """One line of the pipe: ``pid N START``, ``stage WORDS``, ``tmp PATH`` or ``done``."""
+        word, *values = line.split(maxsplit=2)[:3] or [""]
+        if word == "tmp" and len(line) > 4:
+            self.scratch.append(Path(line[4:]))
+        elif word == "pid" and values and values[0].isdigit():
+            started = values[1] if len(values) > 1 else ""
+            self.pids[int(values[0])] = int(started) if started.isdigit() else None
+        elif word == "stage" and values:
+            self.stage = " ".join(values)[:60]
+        elif word == "done":
+            self.done = True
+
+
 def main(argv: list[str]) -> int:
     job_id, run_dir, grace = argv[0], Path(argv[1]), float(argv[2])
     for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
         signal.signal(sig, signal.SIG_IGN)
-    pids: dict[int, int | None] = {}
-    stage = "start-up"
-    done = False
-    scratch: list[Path] = []
+    told = Told()
     for raw in sys.stdin.buffer:
-        line = raw.decode(errors="replace").strip()
-        word, *values = line.split(maxsplit=2)[:3] or [""]
-        if word == "tmp" and len(line) > 4:
-            scratch.append(Path(line[4:]))
-        elif word == "pid" and values and values[0].isdigit():
-            started = values[1] if len(values) > 1 else ""
-            pids[int(values[0])] = int(started) if started.isdigit() else None
-        elif word == "stage" and values:
-            stage = " ".join(values)[:60]
-        elif word == "done":
-            done = True
-    if done:
+        told.hear(raw.decode(errors="replace").strip())
+    if told.done:
         return 0
+    pids, stage, scratch = told.pids, told.stage, told.scratch
     started = time.monotonic()
     report = stop_processes(
         lambda: job_processes(job_id, pids), min(grace, REAPER_GRACE_CAP_S)
