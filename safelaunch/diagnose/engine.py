@@ -130,7 +130,8 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
 
 
 def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
-    """The lines that show a failure by their shape, except another rank's echoes."""
+    """The lines that show a failure by their shape, except another rank's echoes; failing
+    those, the frames of a traceback cut before its exception."""
     found = []
     for log in logs.texts:
         for start in launchers.failure_lines(log.text, log.labels):
@@ -139,6 +140,9 @@ def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
                 found.append(evidence)
             if len(found) >= MAX_MATCHES:
                 return found
+    if not found:
+        for log in logs.texts:
+            found += [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
     return found
 
 

@@ -4,13 +4,16 @@ A log is read in chunks and decoded incrementally.  Every line is cut at ``LINE_
 characters (error messages sit at the start of their line, and the rules' patterns then
 never see a line long enough to make them slow), and a log larger than ``HEAD_CHARS`` +
 ``TAIL_CHARS`` keeps its beginning and its end, where failures are reported, with the line
-numbers of the end still right.
+numbers of the end still right.  Typographic dashes, quotes and non-breaking spaces, which
+a log copied from a web page or a chat carries instead of ``--`` and ``"`` (``–local_rank``),
+are read as their ASCII originals, one character for one, so offsets and lines stay right.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from collections import deque
 from dataclasses import dataclass
@@ -23,6 +26,18 @@ LINE_CAP = 4096
 HEAD_CHARS = 16 << 20
 TAIL_CHARS = 112 << 20
 CHUNK = 1 << 20
+TYPOGRAPHIC = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+               "\u2015": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201a": "'",
+               "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ",
+               "\u202f": " "}
+TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
+
+
+def plain_punctuation(text: str) -> str:
+    """``text`` with typographic dashes, quotes and spaces made ASCII, same length."""
+    if text.isascii():
+        return text
+    return TYPOGRAPHIC_CHARS.sub(lambda match: TYPOGRAPHIC[match.group()], text)
 
 
 @dataclass
@@ -86,12 +101,13 @@ def read_stream(stream: BinaryIO) -> Text:
                 skipped = True
         if not raw:
             break
-    head_text = "".join(head)
+    head_text = plain_punctuation("".join(head))
     if not skipped:
-        return Text(head_text + "".join(tail))
+        return Text(head_text + plain_punctuation("".join(tail)))
     marker = f"\n[... {skipped_lines} lines not read ...]\n"
     first = head_text.count("\n") + skipped_lines + 1
-    return Text(head_text + marker + "".join(tail), len(head_text) + len(marker), first)
+    return Text(head_text + marker + plain_punctuation("".join(tail)), len(head_text)
+                + len(marker), first)
 
 
 KERNEL_FILESYSTEMS = ("/proc", "/sys", "/sys/kernel/debug", "/sys/kernel/tracing")
