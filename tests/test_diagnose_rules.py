@@ -429,3 +429,19 @@ def test_a_traceback_cut_before_its_exception_is_a_failure():
     result = diagnose(from_text(text, "cut.log"))
     assert result.status == "diagnosed" and result.findings[0].id == "failure-shown"
     assert diagnose(from_text(text.split("\n", 2)[2], "one-frame.log")).status == "no_failure"
+
+
+def test_a_message_wrapped_by_the_terminal_is_read_joined():
+    text = ("epoch 4 step 1200 loss 0.31\n"
+            "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, "
+            "invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU\n"
+            "detected : rank 1 and rank 0 both on CUDA device 1000\n")
+    result = diagnose(from_text(text, "wrapped.log"))
+    assert result.findings[0].id == "nccl-duplicate-gpu"
+    assert result.findings[0].evidence[0].line == 2
+
+
+def test_short_lines_are_never_joined():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    assert unwrapped(Text("Epoch 1\nloss 0.3\nvalidation done\n")) is None
+    assert unwrapped(Text("x" * 50 + ".\nnext sentence starts here\n")) is None

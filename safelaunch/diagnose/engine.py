@@ -4,6 +4,8 @@ The root-cause rank comes from safelaunch's summary or torchrun's ChildFailedErr
 without either, it is the rank of the earliest evidence.  The first rule (in the rule file's
 order) with evidence on the root-cause rank is the cause; other matching rules follow, at
 most a handful; rules marked ``consequence`` on other ranks are listed as consequences.
+A rule's patterns are also tried on the log with its wrapped lines joined again
+(``reading.unwrapped``), so a message a terminal or a web page broke in two is still known.
 Rules marked ``symptom`` (a collective or store timeout, which a crashed peer produces too)
 come after every other cause.  A log that shows a failure by its shape (``launchers``) is
 never called healthy: when no rule knows it, the fallback shows the lines that prove it.  A
@@ -20,6 +22,7 @@ from typing import Any
 from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
+from safelaunch.diagnose.reading import unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
 from safelaunch.terminal import printable
 
@@ -179,8 +182,30 @@ def _applies(rule: Rule, logs: LogSet) -> bool:
     return not (rule.exit_codes and code is not None and code not in rule.exit_codes)
 
 
+def _readings(logs: LogSet) -> list[LogText]:
+    """Each log as written, then as unwrapped where some of its lines were wrapped."""
+    readings = list(logs.texts)
+    for log in logs.texts:
+        if (body := unwrapped(log.body)) is not None:
+            readings.append(LogText(body, log.path, log.rank, log.labels))
+    return readings
+
+
+def _patterns_found(rule: Rule, readings: list[LogText],
+                    lowered: dict[int, str]) -> list[Evidence]:
+    found: list[Evidence] = []
+    seen: set[tuple[str, int]] = set()
+    for log in readings:
+        for evidence in _search(rule, log, lowered):
+            if (evidence.file, evidence.line) not in seen:
+                seen.add((evidence.file, evidence.line))
+                found.append(evidence)
+    return found
+
+
 def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evidence]]]:
     lowered: dict[int, str] = {}
+    readings = _readings(logs)
     echoes = [rule for rule in rules if rule.consequence or rule.symptom]
     shown = _shown(logs, echoes)
     failing = logs.failing or bool(shown)
@@ -192,7 +217,7 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
             continue
         evidence = (_raised(logs, echoes) if rule.from_exceptions
                     else shown if rule.from_failures
-                    else [e for log in logs.texts for e in _search(rule, log, lowered)])
+                    else _patterns_found(rule, readings, lowered))
         by_fact = rule.facts and set(rule.facts) <= logs.facts
         # the root's signal says nothing about this node's logs when the root is elsewhere
         by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals

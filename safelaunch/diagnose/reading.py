@@ -7,6 +7,8 @@ never see a line long enough to make them slow), and a log larger than ``HEAD_CH
 numbers of the end still right.  Typographic dashes, quotes and non-breaking spaces, which
 a log copied from a web page or a chat carries instead of ``--`` and ``"`` (``–local_rank``),
 are read as their ASCII originals, one character for one, so offsets and lines stay right.
+A message that a terminal or a web page wrapped onto the next line (``killed by signal: Bus`` /
+``error. It is possible ...``) can be read joined again (``unwrapped``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ TYPOGRAPHIC = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u20
                "\u2015": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201a": "'",
                "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ",
                "\u202f": " "}
+MAX_UNWRAP_CHARS = 4 << 20
+"""Logs pasted from a terminal or a web page are small; a larger log is not unwrapped."""
+UNWRAP_MIN_WIDTH = 40
+"""A line shorter than this was ended on purpose, not wrapped."""
+WRAP_POINT = re.compile(r"\n[a-z]")
+SENTENCE_ENDS = " \t:.;!?)]}>"
+"""What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
 TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
 
 
@@ -46,12 +55,34 @@ class Text:
     tail_start: int = -1
     """Where the kept end begins in ``text`` (-1: nothing was skipped)."""
     tail_first_line: int = 0
+    lines: str | None = None
+    """The text whose newlines count the lines, where ``text`` has some of them joined."""
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
+        text = self.text if self.lines is None else self.lines
         if 0 <= self.tail_start <= offset:
-            return self.tail_first_line + self.text.count("\n", self.tail_start, offset)
-        return self.text.count("\n", 0, offset) + 1
+            return self.tail_first_line + text.count("\n", self.tail_start, offset)
+        return text.count("\n", 0, offset) + 1
+
+
+def unwrapped(body: Text) -> Text | None:
+    """``body`` with each wrapped line joined to the one it continues, or None when no line
+    looks wrapped.  A line is taken for wrapped when it is long (``UNWRAP_MIN_WIDTH``), does
+    not end a sentence or a field, and the next line goes on in lower case.  The newline
+    becomes a space: offsets, and the line numbers ``line_at`` gives, stay those of the log."""
+    text = body.text
+    if len(text) > MAX_UNWRAP_CHARS:
+        return None
+    joins = [at for match in WRAP_POINT.finditer(text)
+             if (at := match.start()) - text.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
+             and text[at - 1] not in SENTENCE_ENDS]
+    if not joins:
+        return None
+    chars = list(text)
+    for at in joins:
+        chars[at] = " "
+    return Text("".join(chars), body.tail_start, body.tail_first_line, text)
 
 
 class _Capper:
