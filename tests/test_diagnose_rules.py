@@ -445,3 +445,11 @@ def test_short_lines_are_never_joined():
     from safelaunch.diagnose.reading import Text, unwrapped
     assert unwrapped(Text("Epoch 1\nloss 0.3\nvalidation done\n")) is None
     assert unwrapped(Text("x" * 50 + ".\nnext sentence starts here\n")) is None
+
+
+def test_an_exception_quoted_in_a_sentence_is_a_failure():
+    text = 'when I start the second node I get "FancyLibError: widget 7 is frobnicated"\n'
+    result = diagnose(from_text(text, "question.txt"))
+    assert result.findings[0].id == "failure-shown"
+    assert diagnose(from_text('saved "model.pt" after epoch 3\n', "ok.log")).status == \
+        "no_failure"

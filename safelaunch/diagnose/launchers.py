@@ -95,6 +95,8 @@ CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abo
                        r"|died|killed|device handle|E\d{4} |\[E ")
 SHAPES = [
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)(?::|$)"),
+    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ...
+    re.compile(r"[\"'`(\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception): "),
     re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
