@@ -453,3 +453,12 @@ def test_an_exception_quoted_in_a_sentence_is_a_failure():
     assert result.findings[0].id == "failure-shown"
     assert diagnose(from_text('saved "model.pt" after epoch 3\n', "ok.log")).status == \
         "no_failure"
+
+
+def test_a_cause_known_by_its_signal_quotes_the_report():
+    text = ("epoch 2 step 40 loss 0.52\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
+            "local_rank: 2 (pid: 4141) of binary: /usr/bin/python\n")
+    finding = diagnose(from_text(text, "torchrun.log")).findings[0]
+    assert finding.id == "oom-killer" and finding.rank == 2
+    assert "failed (exitcode: -9) local_rank: 2" in finding.evidence[0].text

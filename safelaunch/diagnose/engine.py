@@ -31,6 +31,9 @@ MAX_FINDINGS = 4
 MAX_MATCHES = 50
 LOCAL_SEARCH_LIMIT = 5000
 LAST_LINES = 8
+EXIT_REPORT = re.compile(r"exit ?code|return code|terminated with|[Ss]ignal|Killed|received by"
+                         r"|Segmentation fault|core dumped|Aborted|Out Of Memory")
+"""A line that reports how a process ended: shown for a cause known by that alone."""
 MESSAGE_RANK = re.compile(
     r"\[(?:[^\]\n]{0,80} )?Rank (\d{1,6})\]|\b(?:on|of|from) rank (\d{1,6})\b")
 
@@ -203,11 +206,11 @@ def _patterns_found(rule: Rule, readings: list[LogText],
     return found
 
 
-def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evidence]]]:
+def _matches(rules: tuple[Rule, ...], logs: LogSet,
+             shown: list[Evidence]) -> list[tuple[Rule, list[Evidence]]]:
     lowered: dict[int, str] = {}
     readings = _readings(logs)
     echoes = [rule for rule in rules if rule.consequence or rule.symptom]
-    shown = _shown(logs, echoes)
     failing = logs.failing or bool(shown)
     matches: list[tuple[Rule, list[Evidence]]] = []
     for rule in rules:
@@ -242,7 +245,9 @@ def _outrank_symptoms(
 
 
 def diagnose(logs: LogSet) -> Diagnosis:
-    matches = _matches(load_rules(), logs)
+    rules = load_rules()
+    shown = _shown(logs, [rule for rule in rules if rule.consequence or rule.symptom])
+    matches = _matches(rules, logs, shown)
     causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
     root = logs.root_rank
     if root is None:
@@ -254,14 +259,19 @@ def diagnose(logs: LogSet) -> Diagnosis:
     on_root = [(r, ev) for r, ev in causes
                if root is None or not ev or any(e.rank in (root, None) for e in ev)]
     ordered = on_root + [m for m in causes if m not in on_root]
-    shown: set[tuple[str, int]] = set()
+    quoted: set[tuple[str, int]] = set()
     for rule, evidence in ordered:
         preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.quoted, e.line))
-                     if (e.file, e.line) not in shown or not e.line]
+                     if (e.file, e.line) not in quoted or not e.line]
         if evidence and not preferred and not rule.facts:
             continue  # every line of it is already shown under a more specific cause
-        shown.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
-        finding = Finding(rule.id, rule.title, root if rule.facts or not preferred
+        by_exit = not evidence and not rule.facts and not diagnosis.findings
+        if by_exit:
+            # known by the root's exit or signal alone: the lines that report it
+            preferred = sorted((e for e in shown if EXIT_REPORT.search(e.text)),
+                               key=lambda e: e.rank != root)[:MAX_EVIDENCE]
+        quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
+        finding = Finding(rule.id, rule.title, root if rule.facts or by_exit or not preferred
                           else preferred[0].rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE])
         for fact in rule.facts:
@@ -277,7 +287,7 @@ def diagnose(logs: LogSet) -> Diagnosis:
             diagnosis.last_lines = _last_lines(logs, root if first is None else first)
         for rule, evidence in matches:
             echoes = [e for e in evidence if rule.consequence and e.rank != root
-                      and (e.file, e.line) not in shown]
+                      and (e.file, e.line) not in quoted]
             if echoes:
                 diagnosis.consequences.append(Finding(
                     rule.id, rule.title, echoes[0].rank, rule.explain, rule.fixes,
