@@ -11,19 +11,26 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "zoo"))
+import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 45
-DEV_NO_KNOWN_FAILURE_CEILING = 1
+DEV_RIGHT_FIRST_FLOOR = 95
+DEV_NO_KNOWN_FAILURE_CEILING = 0
 
 
 def test_the_corpus_is_all_there():
     assert len({case.id for case in CASES}) == len(CASES)
     assert all(case.path.is_file() for case in CASES)
     assert {case.split for case in CASES} == {"dev", "heldout"}
-    assert sum(case.cause is not None for case in CASES) >= 80
-    assert sum(case.cause is None for case in CASES) >= 20
+    assert sum(case.cause is not None for case in CASES) >= 200
+    assert sum(case.cause is None for case in CASES) >= 30
+    assert sum(case.cause is not None and case.split == "heldout" for case in CASES) >= 60
+    assert len({case.source for case in CASES}) == len(CASES)  # one thread, one log
+
+
+def test_the_split_is_the_fixed_rule():
+    assert all(case.split == corpus_add.split_of(case.source) for case in CASES)
 
 
 def test_dev_score_holds():

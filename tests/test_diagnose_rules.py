@@ -383,3 +383,82 @@ def test_a_specific_cause_beats_the_peers_timeout():
     result = diagnose(from_text(text, "case.log"))
     assert [f.id for f in result.findings][:2] == ["nccl-cpu-tensor", "collective-timeout"]
     assert result.root_cause_rank == 1
+
+
+# Logs as users paste them into an issue or a chat: typographic dashes and quotes, markdown
+# quoting around the failing line, a traceback cut before its exception.
+@pytest.mark.parametrize(("text", "rule_id"), [
+    ("main.py: error: unrecognized arguments: \u2013local_rank=3\n", "local-rank-argument"),
+    ("> `RuntimeError: use_libuv was requested but PyTorch was build without libuv support`\n",
+     "libuv-missing"),
+    ("torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
+     "SIGKILL\n", "oom-killer"),
+    ("Epoch 3 | step 200 | Loss is nan, stopping training\n", "nan-loss"),
+    ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 0.25\n",
+     "fp16-loss-scale"),
+    ("KeyError: 'unexpected key \"module.fc.weight\" in state_dict'\n", "state-dict-keys"),
+])
+def test_pasted_logs(text, rule_id):
+    assert diagnose(from_text(text, "pasted.log")).findings[0].id == rule_id
+
+
+def test_typographic_characters_keep_line_numbers():
+    result = diagnose(from_text("step 1 \u2014 ok\nstep 2 \u201cfine\u201d\n"
+                                "RuntimeError: Tensors must be CUDA and dense\n", "x.log"))
+    assert result.findings[0].evidence[0].line == 3
+
+
+def test_an_ordinary_loss_scale_drop_is_quiet():
+    text = ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\n"
+            "epoch 1 iter 20 loss 0.713\n")
+    assert diagnose(from_text(text, "amp.log")).status == "no_failure"
+
+
+def test_spawn_reports_the_root_rank_and_signal():
+    text = ("torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with "
+            "exit code 1\n")
+    logs = from_text(text, "spawn.log")
+    assert (logs.root_rank, logs.root_returncode) == (3, 1)
+
+
+def test_a_traceback_cut_before_its_exception_is_a_failure():
+    text = ('  File "/opt/torch/distributed/distributed_c10d.py", line 423, in init\n'
+            "    store, rank, world_size = next(rendezvous_iterator)\n"
+            '  File "/opt/torch/distributed/rendezvous.py", line 133, in _tcp_handler\n'
+            "    store = TCPStore(result.hostname, result.port, world_size)\n")
+    result = diagnose(from_text(text, "cut.log"))
+    assert result.status == "diagnosed" and result.findings[0].id == "failure-shown"
+    assert diagnose(from_text(text.split("\n", 2)[2], "one-frame.log")).status == "no_failure"
+
+
+def test_a_message_wrapped_by_the_terminal_is_read_joined():
+    text = ("epoch 4 step 1200 loss 0.31\n"
+            "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, "
+            "invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU\n"
+            "detected : rank 1 and rank 0 both on CUDA device 1000\n")
+    result = diagnose(from_text(text, "wrapped.log"))
+    assert result.findings[0].id == "nccl-duplicate-gpu"
+    assert result.findings[0].evidence[0].line == 2
+
+
+def test_short_lines_are_never_joined():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    assert unwrapped(Text("Epoch 1\nloss 0.3\nvalidation done\n")) is None
+    assert unwrapped(Text("x" * 50 + ".\nnext sentence starts here\n")) is None
+
+
+def test_an_exception_quoted_in_a_sentence_is_a_failure():
+    text = 'when I start the second node I get "FancyLibError: widget 7 is frobnicated"\n'
+    result = diagnose(from_text(text, "question.txt"))
+    assert result.findings[0].id == "failure-shown"
+    assert diagnose(from_text('saved "model.pt" after epoch 3\n', "ok.log")).status == \
+        "no_failure"
+
+
+def test_a_cause_known_by_its_signal_quotes_the_report():
+    text = ("epoch 2 step 40 loss 0.52\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) "
+            "local_rank: 2 (pid: 4141) of binary: /usr/bin/python\n")
+    finding = diagnose(from_text(text, "torchrun.log")).findings[0]
+    assert finding.id == "oom-killer" and finding.rank == 2
+    assert "failed (exitcode: -9) local_rank: 2" in finding.evidence[0].text

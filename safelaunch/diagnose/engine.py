@@ -4,6 +4,8 @@ The root-cause rank comes from safelaunch's summary or torchrun's ChildFailedErr
 without either, it is the rank of the earliest evidence.  The first rule (in the rule file's
 order) with evidence on the root-cause rank is the cause; other matching rules follow, at
 most a handful; rules marked ``consequence`` on other ranks are listed as consequences.
+A rule's patterns are also tried on the log with its wrapped lines joined again
+(``reading.unwrapped``), so a message a terminal or a web page broke in two is still known.
 Rules marked ``symptom`` (a collective or store timeout, which a crashed peer produces too)
 come after every other cause.  A log that shows a failure by its shape (``launchers``) is
 never called healthy: when no rule knows it, the fallback shows the lines that prove it.  A
@@ -20,6 +22,7 @@ from typing import Any
 from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
+from safelaunch.diagnose.reading import unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
 from safelaunch.terminal import printable
 
@@ -28,6 +31,9 @@ MAX_FINDINGS = 4
 MAX_MATCHES = 50
 LOCAL_SEARCH_LIMIT = 5000
 LAST_LINES = 8
+EXIT_REPORT = re.compile(r"exit ?code|return code|terminated with|[Ss]ignal|Killed|received by"
+                         r"|Segmentation fault|core dumped|Aborted|Out Of Memory")
+"""A line that reports how a process ended: shown for a cause known by that alone."""
 MESSAGE_RANK = re.compile(
     r"\[(?:[^\]\n]{0,80} )?Rank (\d{1,6})\]|\b(?:on|of|from) rank (\d{1,6})\b")
 
@@ -130,7 +136,8 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
 
 
 def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
-    """The lines that show a failure by their shape, except another rank's echoes."""
+    """The lines that show a failure by their shape, except another rank's echoes; failing
+    those, the frames of a traceback cut before its exception."""
     found = []
     for log in logs.texts:
         for start in launchers.failure_lines(log.text, log.labels):
@@ -139,6 +146,9 @@ def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
                 found.append(evidence)
             if len(found) >= MAX_MATCHES:
                 return found
+    if not found:
+        for log in logs.texts:
+            found += [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
     return found
 
 
@@ -175,10 +185,32 @@ def _applies(rule: Rule, logs: LogSet) -> bool:
     return not (rule.exit_codes and code is not None and code not in rule.exit_codes)
 
 
-def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evidence]]]:
+def _readings(logs: LogSet) -> list[LogText]:
+    """Each log as written, then as unwrapped where some of its lines were wrapped."""
+    readings = list(logs.texts)
+    for log in logs.texts:
+        if (body := unwrapped(log.body)) is not None:
+            readings.append(LogText(body, log.path, log.rank, log.labels))
+    return readings
+
+
+def _patterns_found(rule: Rule, readings: list[LogText],
+                    lowered: dict[int, str]) -> list[Evidence]:
+    found: list[Evidence] = []
+    seen: set[tuple[str, int]] = set()
+    for log in readings:
+        for evidence in _search(rule, log, lowered):
+            if (evidence.file, evidence.line) not in seen:
+                seen.add((evidence.file, evidence.line))
+                found.append(evidence)
+    return found
+
+
+def _matches(rules: tuple[Rule, ...], logs: LogSet,
+             shown: list[Evidence]) -> list[tuple[Rule, list[Evidence]]]:
     lowered: dict[int, str] = {}
+    readings = _readings(logs)
     echoes = [rule for rule in rules if rule.consequence or rule.symptom]
-    shown = _shown(logs, echoes)
     failing = logs.failing or bool(shown)
     matches: list[tuple[Rule, list[Evidence]]] = []
     for rule in rules:
@@ -188,7 +220,7 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet) -> list[tuple[Rule, list[Evi
             continue
         evidence = (_raised(logs, echoes) if rule.from_exceptions
                     else shown if rule.from_failures
-                    else [e for log in logs.texts for e in _search(rule, log, lowered)])
+                    else _patterns_found(rule, readings, lowered))
         by_fact = rule.facts and set(rule.facts) <= logs.facts
         # the root's signal says nothing about this node's logs when the root is elsewhere
         by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals
@@ -213,7 +245,9 @@ def _outrank_symptoms(
 
 
 def diagnose(logs: LogSet) -> Diagnosis:
-    matches = _matches(load_rules(), logs)
+    rules = load_rules()
+    shown = _shown(logs, [rule for rule in rules if rule.consequence or rule.symptom])
+    matches = _matches(rules, logs, shown)
     causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
     root = logs.root_rank
     if root is None:
@@ -225,14 +259,19 @@ def diagnose(logs: LogSet) -> Diagnosis:
     on_root = [(r, ev) for r, ev in causes
                if root is None or not ev or any(e.rank in (root, None) for e in ev)]
     ordered = on_root + [m for m in causes if m not in on_root]
-    shown: set[tuple[str, int]] = set()
+    quoted: set[tuple[str, int]] = set()
     for rule, evidence in ordered:
         preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.quoted, e.line))
-                     if (e.file, e.line) not in shown or not e.line]
+                     if (e.file, e.line) not in quoted or not e.line]
         if evidence and not preferred and not rule.facts:
             continue  # every line of it is already shown under a more specific cause
-        shown.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
-        finding = Finding(rule.id, rule.title, root if rule.facts or not preferred
+        by_exit = not evidence and not rule.facts and not diagnosis.findings
+        if by_exit:
+            # known by the root's exit or signal alone: the lines that report it
+            preferred = sorted((e for e in shown if EXIT_REPORT.search(e.text)),
+                               key=lambda e: e.rank != root)[:MAX_EVIDENCE]
+        quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
+        finding = Finding(rule.id, rule.title, root if rule.facts or by_exit or not preferred
                           else preferred[0].rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE])
         for fact in rule.facts:
@@ -248,7 +287,7 @@ def diagnose(logs: LogSet) -> Diagnosis:
             diagnosis.last_lines = _last_lines(logs, root if first is None else first)
         for rule, evidence in matches:
             echoes = [e for e in evidence if rule.consequence and e.rank != root
-                      and (e.file, e.line) not in shown]
+                      and (e.file, e.line) not in quoted]
             if echoes:
                 diagnosis.consequences.append(Finding(
                     rule.id, rule.title, echoes[0].rank, rule.explain, rule.fixes,

@@ -10,14 +10,18 @@ re-prints (``E0227 12:00:00.123000 1234 .../api.py:732] ``) and Ray's ``(pid=...
 A failure is also recognised from its shape wherever it is (``failure_lines``): a Python
 exception line, an argparse error, an error-level glog line, a killed, aborted or crashed
 process, a non-zero exit or signal reported by a launcher, a cancelled or OOM-killed Slurm
-job, a worker Ray killed, a GPU nvidia-smi has lost.
+job, a worker Ray killed, a GPU nvidia-smi has lost; quoted or not (the backticks, quotes,
+``>`` and emphasis marks a log pasted into an issue or a chat picks up are skipped).  A
+traceback whose exception line was cut off still shows a failure (``frame_lines``).
 
 Failure reports give the root-cause rank and its exit code or signal: torchrun's
 ``ChildFailedError`` table (its root-cause entry, old and new layouts), the elastic agent's
 ``failed (exitcode: -11) local_rank: 1`` line, DeepSpeed's ``Process N exits with return code``
 (with the pid taken from its ``process N spawned with command`` line), ``srun: error: ...
-task 1: ...`` and the shell's ``Segmentation fault``/``Killed``.  Any of them, a Python
-traceback or a ``Signal 9 (SIGKILL) received by PID`` makes a log a failing one.
+task 1: ...``, ``torch.multiprocessing.spawn``'s ``process 1 terminated with signal SIGKILL``
+(also what Lightning's own launcher raises) and the shell's ``Segmentation fault``/``Killed``.
+Any of them, a Python traceback or a ``Signal 9 (SIGKILL) received by PID`` makes a log a
+failing one.
 """
 
 from __future__ import annotations
@@ -51,9 +55,12 @@ SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SI
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
+SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
+                          r"|exit code (-?\d{1,4}))")
 FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
                  "Segmentation fault", "(core dumped)", "terminate called after throwing",
-                 "srun: error: ", "received by PID")
+                 "srun: error: ", "received by PID", "ProcessExitedException",
+                 "ProcessRaisedException")
 # Each starts with literal text, so the regex engine scans for it at memchr speed.
 FAILING_LINES = [re.compile(r"\nKilled\n"), re.compile(r"exits with return code = -?[1-9]"),
                  re.compile(r"failed \(exitcode: -?[1-9]")]
@@ -88,6 +95,8 @@ CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abo
                        r"|died|killed|device handle|E\d{4} |\[E ")
 SHAPES = [
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)(?::|$)"),
+    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ...
+    re.compile(r"[\"'`(\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception): "),
     re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
@@ -96,6 +105,11 @@ SHAPES = [
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
                r"|A worker died or was killed|Unable to determine the device handle"),
 ]
+QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
+"""What a line pasted into markdown or a chat starts with: backticks, quotes, emphasis."""
+FRAME_LINE = re.compile(r'^[ \t>`]{0,20}File "[^"\n]{1,500}", line \d{1,9}, in \S',
+                        re.MULTILINE)
+MIN_FRAMES = 2
 GLOG_ERROR = re.compile(r"^\[?E\d{4} \d\d:\d\d|^\[E [\w.]{1,200}:\d{1,6}\]")
 MAX_CANDIDATES = 20_000
 
@@ -118,10 +132,17 @@ def failure_lines(text: str, labels: bool) -> list[int]:
         while match := TAGGED.match(raw):
             raw = raw[match.end():]
         _, line = strip_prefixes(raw, False)
-        line = line.strip()
+        line = QUOTING.sub("", line).strip()
         if GLOG_ERROR.match(raw) or any(shape.search(line) for shape in SHAPES):
             found.append(start)
     return found
+
+
+def frame_lines(text: str) -> list[int]:
+    """Where the frames of a traceback start, when at least ``MIN_FRAMES`` are there: what a
+    log shows of a failure whose head and exception line were cut off."""
+    found = [match.start() for match in FRAME_LINE.finditer(text)]
+    return found if len(found) >= MIN_FRAMES else []
 
 
 @dataclass
@@ -183,6 +204,12 @@ def root_cause(text: str) -> Report:
         if returncode:
             report.rank, report.returncode = int(task.group(1)), returncode
             return _failed(report)
+    if spawned := SPAWN_EXITED.search(text):
+        name, exit_code = spawned.group(2), spawned.group(3)
+        number = _signal_number(name) if name else None
+        report.rank = int(spawned.group(1))
+        report.returncode = -number if number else int(exit_code) if exit_code else None
+        return _failed(report)
     if received := SIGNAL_RECEIVED.search(text):
         report.returncode = -int(received.group(1))
     return _failed(report)

@@ -4,13 +4,18 @@ A log is read in chunks and decoded incrementally.  Every line is cut at ``LINE_
 characters (error messages sit at the start of their line, and the rules' patterns then
 never see a line long enough to make them slow), and a log larger than ``HEAD_CHARS`` +
 ``TAIL_CHARS`` keeps its beginning and its end, where failures are reported, with the line
-numbers of the end still right.
+numbers of the end still right.  Typographic dashes, quotes and non-breaking spaces, which
+a log copied from a web page or a chat carries instead of ``--`` and ``"`` (``–local_rank``),
+are read as their ASCII originals, one character for one, so offsets and lines stay right.
+A message that a terminal or a web page wrapped onto the next line (``killed by signal: Bus`` /
+``error. It is possible ...``) can be read joined again (``unwrapped``).
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+import re
 import stat
 from collections import deque
 from dataclasses import dataclass
@@ -23,6 +28,25 @@ LINE_CAP = 4096
 HEAD_CHARS = 16 << 20
 TAIL_CHARS = 112 << 20
 CHUNK = 1 << 20
+TYPOGRAPHIC = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+               "\u2015": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201a": "'",
+               "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ",
+               "\u202f": " "}
+MAX_UNWRAP_CHARS = 4 << 20
+"""Logs pasted from a terminal or a web page are small; a larger log is not unwrapped."""
+UNWRAP_MIN_WIDTH = 40
+"""A line shorter than this was ended on purpose, not wrapped."""
+WRAP_POINT = re.compile(r"\n[a-z]")
+SENTENCE_ENDS = " \t:.;!?)]}>"
+"""What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
+TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
+
+
+def plain_punctuation(text: str) -> str:
+    """``text`` with typographic dashes, quotes and spaces made ASCII, same length."""
+    if text.isascii():
+        return text
+    return TYPOGRAPHIC_CHARS.sub(lambda match: TYPOGRAPHIC[match.group()], text)
 
 
 @dataclass
@@ -31,12 +55,34 @@ class Text:
     tail_start: int = -1
     """Where the kept end begins in ``text`` (-1: nothing was skipped)."""
     tail_first_line: int = 0
+    lines: str | None = None
+    """The text whose newlines count the lines, where ``text`` has some of them joined."""
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
+        text = self.text if self.lines is None else self.lines
         if 0 <= self.tail_start <= offset:
-            return self.tail_first_line + self.text.count("\n", self.tail_start, offset)
-        return self.text.count("\n", 0, offset) + 1
+            return self.tail_first_line + text.count("\n", self.tail_start, offset)
+        return text.count("\n", 0, offset) + 1
+
+
+def unwrapped(body: Text) -> Text | None:
+    """``body`` with each wrapped line joined to the one it continues, or None when no line
+    looks wrapped.  A line is taken for wrapped when it is long (``UNWRAP_MIN_WIDTH``), does
+    not end a sentence or a field, and the next line goes on in lower case.  The newline
+    becomes a space: offsets, and the line numbers ``line_at`` gives, stay those of the log."""
+    text = body.text
+    if len(text) > MAX_UNWRAP_CHARS:
+        return None
+    joins = [at for match in WRAP_POINT.finditer(text)
+             if (at := match.start()) - text.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
+             and text[at - 1] not in SENTENCE_ENDS]
+    if not joins:
+        return None
+    chars = list(text)
+    for at in joins:
+        chars[at] = " "
+    return Text("".join(chars), body.tail_start, body.tail_first_line, text)
 
 
 class _Capper:
@@ -86,12 +132,13 @@ def read_stream(stream: BinaryIO) -> Text:
                 skipped = True
         if not raw:
             break
-    head_text = "".join(head)
+    head_text = plain_punctuation("".join(head))
     if not skipped:
-        return Text(head_text + "".join(tail))
+        return Text(head_text + plain_punctuation("".join(tail)))
     marker = f"\n[... {skipped_lines} lines not read ...]\n"
     first = head_text.count("\n") + skipped_lines + 1
-    return Text(head_text + marker + "".join(tail), len(head_text) + len(marker), first)
+    return Text(head_text + marker + plain_punctuation("".join(tail)), len(head_text)
+                + len(marker), first)
 
 
 KERNEL_FILESYSTEMS = ("/proc", "/sys", "/sys/kernel/debug", "/sys/kernel/tracing")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch.diagnose import launchers
-from safelaunch.diagnose.reading import Text, read_path, read_stream
+from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
 from safelaunch.diagnose.summary import SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
@@ -235,7 +235,7 @@ def _exit_fact(logs: LogSet) -> None:
 
 
 def from_text(text: str, source: str) -> LogSet:
-    return from_body(Text(text), source)
+    return from_body(Text(plain_punctuation(text)), source)
 
 
 def from_body(body: Text, source: str) -> LogSet:
