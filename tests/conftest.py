@@ -54,26 +54,53 @@ def safelaunch_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "safelaunch", *args]
 
 
-@pytest.fixture
-def run_safelaunch(tmp_path: Path) -> Iterator[Any]:
-    started: list[subprocess.Popen[bytes]] = []
+class Spawned:
+    """The processes a test starts.  Whatever of them still runs when the test ends (a
+    failed assertion, a timeout) is killed with everything it started, so no test leaves a
+    launcher, an ssh client or a rank behind for the next one."""
 
+    def __init__(self) -> None:
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def popen(self, argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc: subprocess.Popen[bytes] = subprocess.Popen(argv, **kwargs)
+        self.started.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in self.started:
+            if proc.poll() is not None:
+                continue
+            with contextlib.suppress(psutil.Error):
+                tree = psutil.Process(proc.pid).children(recursive=True)
+                for child in tree:
+                    with contextlib.suppress(psutil.Error):
+                        child.kill()
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def spawn() -> Iterator[Spawned]:
+    """Start real processes; a test that does is ``slow`` (see ``PROCESS_FIXTURES``)."""
+    spawned = Spawned()
+    yield spawned
+    spawned.stop_all()
+
+
+@pytest.fixture
+def run_safelaunch(tmp_path: Path, spawn: Spawned) -> Any:
     def run(*args: str, cwd: Path | None = None, timeout: float = 90,
             env: dict[str, str] | None = None) -> Run:
         where = cwd or tmp_path
         t0 = time.monotonic()
-        proc = subprocess.Popen(safelaunch_cmd(*args), cwd=where, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, env=env)
-        started.append(proc)
+        proc = spawn.popen(safelaunch_cmd(*args), cwd=where, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env)
         out, err = proc.communicate(timeout=timeout)
         return Run(proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
                    where, time.monotonic() - t0)
 
-    yield run
-    for proc in started:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    return run
 
 
 def pids_in(pid_dir: Path) -> set[int]:
@@ -117,16 +144,36 @@ def kill_all(pids: set[int]) -> None:
             os.kill(pid, 9)
 
 
-# Test modules whose tests start real ranks, servers or launchers; `pytest -m "not slow"` runs
-# the rest (the pure parts: config, plan, rules, the zoo, hang analysis, rendering) in seconds.
-FAST_MODULES = {"test_config", "test_diagnose_rules", "test_diagnose_zoo", "test_hang_analysis",
-                "test_line_splitter", "test_monitor", "test_numeric_input", "test_plan",
-                "test_readme", "test_redact", "test_remote_parts", "test_result", "test_summary_record",
-                "test_terminal",
-                "test_vast_api", "test_verdict"}
+# A test is ``slow`` when it starts real processes: ranks, launchers, an OpenSSH server.  It
+# says so by the fixtures it uses (``spawn``, or one built on it such as ``run_safelaunch``;
+# the module-wide ssh servers); a module whose every test does says
+# ``pytestmark = pytest.mark.usefixtures("spawn")``.  `pytest -m "not slow"` runs the rest (the
+# pure parts: config, plan, rules, the corpus, hang analysis, rendering) in seconds, and a test
+# of that tier that starts a process anyway fails and names the fixture to use.
+PROCESS_FIXTURES = {"spawn", "server", "servers"}
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: two workers per core, at most 8.  Most slow tests wait (on a rendezvous,
+    a hang timeout, a remote link) more than they compute, so a 2-core machine runs four at a
+    time in about the time of two."""
+    return max(2, min(8, 2 * (os.cpu_count() or 1)))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.stem not in FAST_MODULES:
+        if PROCESS_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def only_slow_tests_start_processes(request: pytest.FixtureRequest,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refused(self: object, *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{request.node.nodeid} starts a process: use the `spawn` "
+                             "fixture (the test is then marked slow and its processes reaped)")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused)

@@ -9,6 +9,8 @@ import pytest
 
 from conftest import FAULT
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 
 def _one_line_error(run, code: int, *needles: str) -> None:
     assert run.returncode == code, (run.returncode, run.stderr)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import click
 import pytest
 
-from conftest import safelaunch_cmd
 from safelaunch.cli import run_command
 from safelaunch.config import (
     NnodesType,
@@ -116,11 +114,10 @@ def test_config_values_of_the_wrong_kind_name_file_line_and_key(tmp_path: Path, 
         _params(["--config", str(cfg)])
 
 
-def test_config_value_of_the_wrong_kind_exits_2_in_one_line(tmp_path: Path):
+def test_config_value_of_the_wrong_kind_exits_2_in_one_line(tmp_path: Path, run_safelaunch):
     (tmp_path / "safelaunch.yaml").write_text("nproc: 1\nminimal-test: 0\n")
     (tmp_path / "train.py").write_text("")
-    out = subprocess.run(safelaunch_cmd("run", "train.py"), cwd=tmp_path, capture_output=True,
-                         text=True, timeout=60)
+    out = run_safelaunch("run", "train.py", cwd=tmp_path, timeout=60)
     assert out.returncode == 2, out.stderr
     assert out.stderr.count("\n") == 1 and "line 2: key 'minimal-test'" in out.stderr
 

@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from conftest import safelaunch_cmd
 from safelaunch import debug_env
 
@@ -55,6 +57,7 @@ def test_dump_folders_are_those_of_the_dump_paths_safelaunch_set():
     assert mine.dump_folders() == []
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_the_flight_recorder_folder_exists_before_the_ranks_start(tmp_path):
     # torch writes its dumps into the folder named but never creates it (FlightRecorder.cpp)
     script = tmp_path / "show.py"
@@ -91,6 +94,7 @@ def test_off_only_points_nccl_dumps_into_the_run_dir():
         "TORCH_FR_DUMP_TEMP_FILE"]
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_ranks_get_the_profile_and_it_is_recorded(tmp_path):
     script = tmp_path / "show.py"
     script.write_text("import os\nprint(os.environ.get('NCCL_DEBUG'), "

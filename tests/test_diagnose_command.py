@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 from test_diagnose_rules import TORCHRUN_FAILURE
 
 from conftest import FAULT, FIXTURES, safelaunch_cmd
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 HANG = str(FIXTURES / "hang.py")
 

@@ -78,6 +78,7 @@ def _diagnose_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[s
                           timeout=60, **kwargs)  # type: ignore[call-overload]
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_fifo_and_device_are_refused_in_one_line(tmp_path):
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
@@ -88,6 +89,7 @@ def test_fifo_and_device_are_refused_in_one_line(tmp_path):
         assert "Traceback" not in out.stderr
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_kernel_files_are_refused_before_a_byte_is_read(tmp_path):
     """/proc/kmsg looks like a regular file; reading it blocks forever and takes the kernel's
     messages away from whoever reads them."""
@@ -118,6 +120,7 @@ def test_unreadable_file_is_one_line(tmp_path):
     assert out.returncode == 2 and out.stderr.count("\n") == 1
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_run_dir_with_stray_files_and_wrong_shapes(tmp_path):
     (tmp_path / "rank1.log").write_text(
         "2026-01-01T00:00:00.000Z err [rank1]: ModuleNotFoundError: No module named 'x'\n")
@@ -145,6 +148,7 @@ def test_run_dir_with_stray_files_and_wrong_shapes(tmp_path):
     assert out.returncode == 0 and "Traceback" not in out.stderr
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_non_utf8_and_nul_bytes(tmp_path):
     log = tmp_path / "binary.log"
     log.write_bytes(b"\xff\xfe\x00\x00[rank1]: RuntimeError: CUDA error: an illegal memory "

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 SPAM = """\
 import os, sys
 import torch.distributed as dist

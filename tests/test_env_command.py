@@ -6,7 +6,11 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from conftest import safelaunch_cmd
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 SECRET = "sk-live-0123456789abcdef"
 

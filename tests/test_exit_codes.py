@@ -6,6 +6,8 @@ import pytest
 
 from conftest import FAULT
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 
 @pytest.mark.parametrize(("mode", "code", "label"), [
     (["--mode", "exit", "--code", "3"], 3, "exit 3"),

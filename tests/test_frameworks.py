@@ -11,6 +11,8 @@ from __future__ import annotations
 import pytest
 from stalls import STALL_RANK, TIMEOUT_SLACK_S, run_stall
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 CASES = [("ddp", "loop"), ("lightning", "stop"), ("lightning", "sleep"),
          ("accelerate", "exit"), ("accelerate", "stop"), ("transformers", "loop"),
          ("fsdp2", "sleep")]

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import FIXTURES, safelaunch_cmd
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 TIMEOUT = 5
 
 

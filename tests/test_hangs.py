@@ -6,6 +6,8 @@ import pytest
 
 from conftest import FIXTURES
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 HANG = str(FIXTURES / "hang.py")
 
 

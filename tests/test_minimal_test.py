@@ -7,7 +7,11 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import safelaunch_cmd
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 
 def _mt(tmp_path: Path, *args: str, env: dict[str, str] | None = None):

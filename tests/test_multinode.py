@@ -11,6 +11,8 @@ import pytest
 
 from conftest import FAULT, FIXTURES, safelaunch_cmd
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 
 def _free_port() -> int:
     with socket.socket() as sock:

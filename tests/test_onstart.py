@@ -20,6 +20,8 @@ import pytest
 from conftest import safelaunch_cmd
 from safelaunch import onstart
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 HOSTILE = ["$(touch {pwned})", "`touch {pwned}`", "a'b\"c", "two words", "line\nbreak; touch {pwned}"]
 
 

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from conftest import FAULT, FIXTURES
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 STAMP = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (out|err) ")
 

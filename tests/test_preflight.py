@@ -15,6 +15,8 @@ from conftest import FIXTURES, safelaunch_cmd
 from safelaunch import gpu, preflight
 from safelaunch.preflight import PreflightInput, Status
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 FAKE_SMI = str(FIXTURES / "fake-nvidia-smi")
 
 

@@ -7,7 +7,11 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 IGNORE_TERM = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"
 

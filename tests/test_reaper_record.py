@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from safelaunch.diagnose import diagnose, from_run_dir
 from safelaunch.supervisor.reaper import launcher_died_summary
 from safelaunch.supervisor.result import RankState, RunStatus
@@ -80,6 +82,7 @@ def test_healthy_rank_logs_without_a_summary_stay_quiet(tmp_path):
     assert diagnose(from_run_dir(tmp_path)).status == "no_failure"
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_the_reaper_writes_a_clean_stage_and_private_files(tmp_path):
     """The launcher dies (its pipe closes without ``done``) during the training run, after a
     rank failed; the reaper writes its summary through the run's own writer."""
@@ -109,6 +112,7 @@ def test_a_run_that_started_and_never_finished_says_so(tmp_path):
     assert diagnose(from_run_dir(tmp_path)).status == "no_failure"
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_the_reaper_removes_the_launchers_scratch_folder_and_nothing_else(tmp_path):
     import tempfile
 

@@ -24,7 +24,8 @@ from fakevast import KEY, FakeVast, serve
 from safelaunch.ports import find_free_port
 from sshd import SSHD, Lines, SshServer, keygen
 
-pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
+pytestmark = [pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd"),
+              pytest.mark.usefixtures("spawn")]  # real processes
 
 COUNT = """\
 import os, sys, time

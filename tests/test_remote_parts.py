@@ -278,6 +278,7 @@ def _evil_agent(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> A
     return calls.Agent(EVIL_HOST, str(evil))  # type: ignore[arg-type]
 
 
+@pytest.mark.usefixtures("spawn")  # runs an evil python
 @pytest.mark.parametrize(("mode", "call", "message"), [
     ("deep_manifest", ("manifest", "/nonexistent"), "JSON nested more than 32 levels deep"),
     ("deep_start", ("start",), "JSON nested more than 32 levels deep"),

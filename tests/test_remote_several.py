@@ -23,7 +23,8 @@ from safelaunch.remote import agent
 from safelaunch.remote.several import nccl_default_interface
 from sshd import SSHD, Lines, SshServer
 
-pytestmark = pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd")
+pytestmark = [pytest.mark.skipif(not Path(SSHD).exists(), reason="needs OpenSSH's sshd"),
+              pytest.mark.usefixtures("spawn")]  # real processes
 
 DDP = """\
 import os, sys

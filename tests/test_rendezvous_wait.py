@@ -14,6 +14,8 @@ import pytest
 from conftest import FAULT, safelaunch_cmd
 from safelaunch.ports import find_free_port
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 
 @pytest.mark.parametrize("backend, sig", [("static", signal.SIGTERM), ("static", signal.SIGINT),
                                           ("c10d", signal.SIGTERM)])

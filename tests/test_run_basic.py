@@ -7,7 +7,11 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import FAULT
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 EXAMPLE = str(Path(__file__).parent.parent / "examples" / "train_ddp.py")
 

@@ -7,6 +7,8 @@ import textwrap
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from safelaunch.runtime import beatfile, rank
 from safelaunch.runtime.imports import when_imported
 
@@ -68,6 +70,7 @@ def test_heartbeat_and_phase_are_noops_without_safelaunch():
         pass
 
 
+@pytest.mark.usefixtures("spawn")  # real processes
 def test_sitecustomize_chains_to_the_one_it_shadows(tmp_path: Path):
     import subprocess
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import FAULT
 from safelaunch.diagnose import sources
 from safelaunch.diagnose.engine import diagnose
+
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 
 def test_sigkill_from_outside_is_not_called_oom(run_safelaunch):

@@ -13,6 +13,8 @@ import pytest
 
 from conftest import FAULT, kill_all, pids_in, safelaunch_cmd, wait_gone
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 
 def _start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
     pid_dir = tmp_path / "pids"

@@ -17,6 +17,8 @@ import pytest
 from safelaunch import torch_support
 from safelaunch.torch_support import UnsupportedTorch, nccl_backend, version_tuple
 
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 # Runs one launcher in-process with torch's agent or event log patched, as torch's own

@@ -16,7 +16,7 @@ from differential import Case, compare, payload_lines, prefixed, run_launcher
 
 from safelaunch.supervisor.engine import torchrun_options
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 N2 = ["--nproc-per-node", "2"]
 
