@@ -24,8 +24,6 @@ PACKAGE = Path(safelaunch.__file__).parent
 
 # "path inside safelaunch/::qualified name" -> the most it may score until it is split.
 ALLOWED: dict[str, int] = {
-    "diagnose/kb.py::_rule": 20,
-    "diagnose/tracebacks.py::_read_one": 17,
     "preflight.py::check_gpus": 25,
     "preflight.py::check_topology": 16,
     "supervisor/hangs.py::analyze": 25,
