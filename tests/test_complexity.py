@@ -24,14 +24,6 @@ PACKAGE = Path(safelaunch.__file__).parent
 
 # "path inside safelaunch/::qualified name" -> the most it may score until it is split.
 ALLOWED: dict[str, int] = {
-    "diagnose/engine.py::diagnose": 41,
-    "diagnose/engine.py::_render_lines": 26,
-    "diagnose/engine.py::_matches": 22,
-    "diagnose/launchers.py::root_cause": 26,
-    "diagnose/sources.py::from_run_dir": 25,
-    "diagnose/sources.py::_read_summary": 21,
-    "diagnose/kb.py::_rule": 20,
-    "diagnose/tracebacks.py::_read_one": 17,
     "preflight.py::check_gpus": 25,
     "preflight.py::check_topology": 16,
     "supervisor/hangs.py::analyze": 25,

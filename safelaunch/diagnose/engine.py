@@ -48,6 +48,10 @@ class Evidence:
     """An indented line: a traceback's source context, shown only when nothing else is."""
 
 
+Match = tuple[Rule, list[Evidence]]
+"""A rule that holds, with the lines that prove it (none: known by a fact or signal)."""
+
+
 @dataclass
 class Finding:
     id: str
@@ -206,32 +210,58 @@ def _patterns_found(rule: Rule, readings: list[LogText],
     return found
 
 
-def _matches(rules: tuple[Rule, ...], logs: LogSet,
-             shown: list[Evidence]) -> list[tuple[Rule, list[Evidence]]]:
-    lowered: dict[int, str] = {}
-    readings = _readings(logs)
-    echoes = [rule for rule in rules if rule.consequence or rule.symptom]
+def _echo_rules(rules: tuple[Rule, ...]) -> list[Rule]:
+    """The rules whose lines may only echo another rank's failure."""
+    return [rule for rule in rules if rule.consequence or rule.symptom]
+
+
+@dataclass
+class _EvidenceSources:
+    """Where a rule's evidence comes from: the ranks' exceptions, the lines that show a
+    failure by their shape, or its own patterns on every reading of the logs."""
+
+    logs: LogSet
+    echoes: list[Rule]
+    shown: list[Evidence]
+    readings: list[LogText]
+    lowered: dict[int, str] = field(default_factory=dict)
+
+    def of(self, rule: Rule) -> list[Evidence]:
+        if rule.from_exceptions:
+            return _raised(self.logs, self.echoes)
+        if rule.from_failures:
+            return self.shown
+        return _patterns_found(rule, self.readings, self.lowered)
+
+
+def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> bool:
+    """A fallback only speaks for a failing log no other cause explains."""
+    return rule.fallback and (any(not r.consequence for r, _ in matches) or not failing)
+
+
+def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
+    """The rule holds by the run's facts, or by the root's signal alone."""
+    by_fact = rule.facts and set(rule.facts) <= logs.facts
+    # the root's signal says nothing about this node's logs when the root is elsewhere
+    by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals
+                 and "remote_root" not in logs.facts)
+    return bool(by_fact or by_signal)
+
+
+def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> list[Match]:
+    sources = _EvidenceSources(logs, _echo_rules(rules), shown, _readings(logs))
     failing = logs.failing or bool(shown)
-    matches: list[tuple[Rule, list[Evidence]]] = []
+    matches: list[Match] = []
     for rule in rules:
-        if not _applies(rule, logs):
+        if not _applies(rule, logs) or _fallback_not_needed(rule, matches, failing):
             continue
-        if rule.fallback and (any(not r.consequence for r, _ in matches) or not failing):
-            continue
-        evidence = (_raised(logs, echoes) if rule.from_exceptions
-                    else shown if rule.from_failures
-                    else _patterns_found(rule, readings, lowered))
-        by_fact = rule.facts and set(rule.facts) <= logs.facts
-        # the root's signal says nothing about this node's logs when the root is elsewhere
-        by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals
-                     and "remote_root" not in logs.facts)
-        if evidence or by_fact or by_signal:
+        evidence = sources.of(rule)
+        if evidence or _known_without_lines(rule, logs):
             matches.append((rule, evidence))
     return matches
 
 
-def _outrank_symptoms(
-        causes: list[tuple[Rule, list[Evidence]]]) -> list[tuple[Rule, list[Evidence]]]:
+def _outrank_symptoms(causes: list[Match]) -> list[Match]:
     """A cause its own lines prove comes before a symptom (a timeout waiting for a rank):
     the rank that failed first beats the ranks that waited for it.  Fallbacks and causes
     known by a signal alone (an abort, a bare exit) are the symptom's own end: they stay."""
@@ -246,58 +276,113 @@ def _outrank_symptoms(
 
 def diagnose(logs: LogSet) -> Diagnosis:
     rules = load_rules()
-    shown = _shown(logs, [rule for rule in rules if rule.consequence or rule.symptom])
+    shown = _shown(logs, _echo_rules(rules))
     matches = _matches(rules, logs, shown)
     causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
-    root = logs.root_rank
-    if root is None:
-        firsts = [e for _, ev in causes for e in ev[:1]]
-        ranked = [e for e in firsts if e.rank is not None]
-        root = ranked[0].rank if ranked else None
+    root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,
                           _exit_label(logs.root_returncode, logs))
-    on_root = [(r, ev) for r, ev in causes
-               if root is None or not ev or any(e.rank in (root, None) for e in ev)]
-    ordered = on_root + [m for m in causes if m not in on_root]
-    quoted: set[tuple[str, int]] = set()
-    for rule, evidence in ordered:
-        preferred = [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.quoted, e.line))
-                     if (e.file, e.line) not in quoted or not e.line]
-        if evidence and not preferred and not rule.facts:
-            continue  # every line of it is already shown under a more specific cause
-        by_exit = not evidence and not rule.facts and not diagnosis.findings
-        if by_exit:
-            # known by the root's exit or signal alone: the lines that report it
-            preferred = sorted((e for e in shown if EXIT_REPORT.search(e.text)),
-                               key=lambda e: e.rank != root)[:MAX_EVIDENCE]
-        quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
-        finding = Finding(rule.id, rule.title, root if rule.facts or by_exit or not preferred
-                          else preferred[0].rank, rule.explain, rule.fixes,
-                          preferred[:MAX_EVIDENCE])
-        for fact in rule.facts:
-            finding.evidence += [Evidence(None, 0, text, "summary.json")
-                                 for text in logs.fact_evidence.get(fact, [])[:MAX_EVIDENCE]]
-        diagnosis.findings.append(finding)
-        if len(diagnosis.findings) >= MAX_FINDINGS:
-            break
+    quoting = _Quoting(logs, root, shown)
+    diagnosis.findings = quoting.findings(_root_first(causes, root))
     if diagnosis.findings:
-        if any(r.fallback and r.id == diagnosis.findings[0].id for r, _ in causes):
+        if _fallback_first(diagnosis.findings, causes):
             first = diagnosis.findings[0].rank
             # the rank's own words, unmatched
             diagnosis.last_lines = _last_lines(logs, root if first is None else first)
-        for rule, evidence in matches:
-            echoes = [e for e in evidence if rule.consequence and e.rank != root
-                      and (e.file, e.line) not in quoted]
-            if echoes:
-                diagnosis.consequences.append(Finding(
-                    rule.id, rule.title, echoes[0].rank, rule.explain, rule.fixes,
-                    echoes[:MAX_EVIDENCE]))
+        diagnosis.consequences = quoting.consequences(matches)
         diagnosis.status = "diagnosed"
-        return diagnosis
-    if logs.failing:
+    elif logs.failing:
         diagnosis.status = "unknown_failure"
         diagnosis.last_lines = _last_lines(logs, root)
     return diagnosis
+
+
+def _root_rank(logs: LogSet, causes: list[Match]) -> int | None:
+    """The launcher's or the summary's root-cause rank, else the rank of the earliest
+    evidence of a cause."""
+    if logs.root_rank is not None:
+        return logs.root_rank
+    firsts = [e for _, ev in causes for e in ev[:1]]
+    ranked = [e for e in firsts if e.rank is not None]
+    return ranked[0].rank if ranked else None
+
+
+def _on_rank(evidence: list[Evidence], root: int | None) -> bool:
+    return root is None or not evidence or any(e.rank in (root, None) for e in evidence)
+
+
+def _root_first(causes: list[Match], root: int | None) -> list[Match]:
+    """The causes with evidence on the root-cause rank, then the others, each in order."""
+    on_root = [(r, ev) for r, ev in causes if _on_rank(ev, root)]
+    return on_root + [m for m in causes if m not in on_root]
+
+
+def _fallback_first(findings: list[Finding], causes: list[Match]) -> bool:
+    return any(r.fallback and r.id == findings[0].id for r, _ in causes)
+
+
+@dataclass
+class _Quoting:
+    """Turns causes into findings, each log line quoted under one cause only: the first,
+    most specific one."""
+
+    logs: LogSet
+    root: int | None
+    shown: list[Evidence]
+    """The lines that show a failure by their shape."""
+    quoted: set[tuple[str, int]] = field(default_factory=set)
+
+    def findings(self, ordered: list[Match]) -> list[Finding]:
+        found: list[Finding] = []
+        for rule, evidence in ordered:
+            finding = self._finding(rule, evidence, first=not found)
+            if finding is None:
+                continue
+            found.append(finding)
+            if len(found) >= MAX_FINDINGS:
+                break
+        return found
+
+    def _finding(self, rule: Rule, evidence: list[Evidence], first: bool) -> Finding | None:
+        preferred = self._preferred(evidence)
+        if evidence and not preferred and not rule.facts:
+            return None  # every line of it is already shown under a more specific cause
+        by_exit = not evidence and not rule.facts and first
+        if by_exit:
+            preferred = self._exit_reports()
+        self.quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
+        rank = self.root if rule.facts or by_exit or not preferred else preferred[0].rank
+        finding = Finding(rule.id, rule.title, rank, rule.explain, rule.fixes,
+                          preferred[:MAX_EVIDENCE])
+        finding.evidence += self._fact_evidence(rule)
+        return finding
+
+    def _preferred(self, evidence: list[Evidence]) -> list[Evidence]:
+        """The root's lines first, a quoted source line last; none already quoted."""
+        root = self.root
+        return [e for e in sorted(evidence, key=lambda e: (e.rank != root, e.quoted, e.line))
+                if (e.file, e.line) not in self.quoted or not e.line]
+
+    def _exit_reports(self) -> list[Evidence]:
+        """Known by the root's exit or signal alone: the lines that report it."""
+        return sorted((e for e in self.shown if EXIT_REPORT.search(e.text)),
+                      key=lambda e: e.rank != self.root)[:MAX_EVIDENCE]
+
+    def _fact_evidence(self, rule: Rule) -> list[Evidence]:
+        return [Evidence(None, 0, text, "summary.json")
+                for fact in rule.facts
+                for text in self.logs.fact_evidence.get(fact, [])[:MAX_EVIDENCE]]
+
+    def consequences(self, matches: list[Match]) -> list[Finding]:
+        """Other ranks' lines that echo the failure, not quoted under a cause."""
+        found = []
+        for rule, evidence in matches:
+            echoes = [e for e in evidence if rule.consequence and e.rank != self.root
+                      and (e.file, e.line) not in self.quoted]
+            if echoes:
+                found.append(Finding(rule.id, rule.title, echoes[0].rank, rule.explain,
+                                     rule.fixes, echoes[:MAX_EVIDENCE]))
+        return found
 
 
 def _last_lines(logs: LogSet, rank: int | None) -> list[str]:
@@ -321,37 +406,55 @@ def render(diagnosis: Diagnosis) -> str:
 def _render_lines(diagnosis: Diagnosis) -> list[str]:
     if diagnosis.status == "no_failure":
         return ["diagnosis: no known failure found"]
-    lines = []
     where = (f"rank {diagnosis.root_cause_rank}" if diagnosis.root_cause_rank is not None
              else "unknown rank")
-    exit_text = f", {diagnosis.root_exit}" if diagnosis.root_exit else ""
     if diagnosis.status == "unknown_failure":
-        lines.append(f"diagnosis: no known cause; root cause {where}{exit_text}")
-        lines.append("last lines of that rank:")
-        lines += [f"  {line}" for line in diagnosis.last_lines]
-        lines.append("Please report it with the output of 'safelaunch env' and these lines.")
-        return lines
+        return _unknown_lines(diagnosis, where)
+    lines = []
     for number, finding in enumerate(diagnosis.findings):
-        rank = (f"rank {finding.rank}" if finding.rank is not None
-                else where if diagnosis.root_cause_rank is not None else "")
-        about = ", ".join(part for part in (rank, diagnosis.root_exit if number == 0 else None)
-                          if part)
-        head = "diagnosis" if number == 0 else "also"
-        lines.append(f"{head}: {finding.title}" + (f" ({about})" if about else ""))
-        if number == 0:
-            lines.append(f"  {finding.explain}")
-        for ev in finding.evidence:
-            loc = (f"rank {ev.rank}, line {ev.line}" if ev.rank is not None and ev.line
-                   else f"line {ev.line}" if ev.line else ev.file)
-            lines.append(f"  > {ev.text}   [{loc}]")
-        if number == 0 and diagnosis.last_lines:
-            lines.append(f"  last lines of {rank or 'the log'}:")
-            lines += [f"    {line}" for line in diagnosis.last_lines]
-        if number == 0:
-            lines.append("  fix:")
-            lines += [f"    - {fix}" for fix in finding.fixes]
+        lines += _finding_lines(diagnosis, finding, where, first=number == 0)
     for echo in diagnosis.consequences:
         ev = echo.evidence[0]
         lines.append(f"consequence: rank {echo.rank}: {ev.text} (line {ev.line}), caused by "
                      f"{where}'s failure")
+    return lines
+
+
+def _unknown_lines(diagnosis: Diagnosis, where: str) -> list[str]:
+    exit_text = f", {diagnosis.root_exit}" if diagnosis.root_exit else ""
+    return [f"diagnosis: no known cause; root cause {where}{exit_text}",
+            "last lines of that rank:",
+            *(f"  {line}" for line in diagnosis.last_lines),
+            "Please report it with the output of 'safelaunch env' and these lines."]
+
+
+def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
+                   first: bool) -> list[str]:
+    """A finding: the first with its explanation, the rank's last lines and the fixes."""
+    rank = (f"rank {finding.rank}" if finding.rank is not None
+            else where if diagnosis.root_cause_rank is not None else "")
+    about = ", ".join(part for part in (rank, diagnosis.root_exit if first else None) if part)
+    head = "diagnosis" if first else "also"
+    lines = [f"{head}: {finding.title}" + (f" ({about})" if about else "")]
+    if first:
+        lines.append(f"  {finding.explain}")
+    lines += [_evidence_line(ev) for ev in finding.evidence]
+    if first:
+        lines += _closing_lines(diagnosis, finding, rank)
+    return lines
+
+
+def _evidence_line(ev: Evidence) -> str:
+    loc = (f"rank {ev.rank}, line {ev.line}" if ev.rank is not None and ev.line
+           else f"line {ev.line}" if ev.line else ev.file)
+    return f"  > {ev.text}   [{loc}]"
+
+
+def _closing_lines(diagnosis: Diagnosis, finding: Finding, rank: str) -> list[str]:
+    lines = []
+    if diagnosis.last_lines:
+        lines.append(f"  last lines of {rank or 'the log'}:")
+        lines += [f"    {line}" for line in diagnosis.last_lines]
+    lines.append("  fix:")
+    lines += [f"    - {fix}" for fix in finding.fixes]
     return lines

@@ -97,32 +97,20 @@ def keyword(pattern: str) -> str | None:
     return best if len(best) >= 3 else None
 
 
-def _rule(raw: dict[str, Any], index: int) -> Rule:
-    where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
-    known = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
+RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
              "symptom"}
-    unknown = set(raw) - known
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
-    for key in ("id", "title", "explain", "fixes"):
-        if not raw.get(key):
-            raise ConfigError(f"{where}: '{key}' is required")
-    patterns = []
-    for text in raw.get("patterns") or []:
-        try:
-            regex = re.compile(text, re.MULTILINE)
-        except re.error as exc:
-            raise ConfigError(f"{where}: bad pattern {text!r}: {exc}") from exc
-        patterns.append(Pattern(regex, keyword(text), text.startswith("(?i)")))
+REQUIRED_KEYS = ("id", "title", "explain", "fixes")
+
+
+def _rule(raw: dict[str, Any], index: int) -> Rule:
+    where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
+    _check_keys(raw, where)
+    patterns = _patterns(raw, where)
     facts = list(raw.get("facts") or [])
     unless = list(raw.get("unless") or [])
-    if set(facts + unless) - KNOWN_FACTS:
-        raise ConfigError(f"{where}: unknown fact(s) "
-                          f"{sorted(set(facts + unless) - KNOWN_FACTS)}")
-    source = raw.get("evidence", "patterns")
-    if source not in EVIDENCE_SOURCES:
-        raise ConfigError(f"{where}: evidence must be one of {list(EVIDENCE_SOURCES)}")
+    _check_facts(facts + unless, where)
+    source = _evidence_source(raw, where)
     if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")
             or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
@@ -137,6 +125,38 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 from_exceptions=source == "exceptions",
                 from_failures=source == "failures",
                 symptom=bool(raw.get("symptom", False)))
+
+
+def _check_keys(raw: dict[str, Any], where: str) -> None:
+    unknown = set(raw) - RULE_KEYS
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {sorted(unknown)}")
+    for key in REQUIRED_KEYS:
+        if not raw.get(key):
+            raise ConfigError(f"{where}: '{key}' is required")
+
+
+def _patterns(raw: dict[str, Any], where: str) -> list[Pattern]:
+    patterns = []
+    for text in raw.get("patterns") or []:
+        try:
+            regex = re.compile(text, re.MULTILINE)
+        except re.error as exc:
+            raise ConfigError(f"{where}: bad pattern {text!r}: {exc}") from exc
+        patterns.append(Pattern(regex, keyword(text), text.startswith("(?i)")))
+    return patterns
+
+
+def _check_facts(facts: list[str], where: str) -> None:
+    if set(facts) - KNOWN_FACTS:
+        raise ConfigError(f"{where}: unknown fact(s) {sorted(set(facts) - KNOWN_FACTS)}")
+
+
+def _evidence_source(raw: dict[str, Any], where: str) -> str:
+    source = raw.get("evidence", "patterns")
+    if source not in EVIDENCE_SOURCES:
+        raise ConfigError(f"{where}: evidence must be one of {list(EVIDENCE_SOURCES)}")
+    return str(source)
 
 
 def parse_rules(text: str) -> list[Rule]:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
@@ -164,55 +165,108 @@ def _signal_number(name: str) -> int | None:
 
 
 def root_cause(text: str) -> Report:
-    report = Report(failed=any(needle in text for needle in FAILING_TEXTS)
-                    or any(regex.search(text) for regex in FAILING_LINES))
-    if "<- root cause" in text and (row := SAFELAUNCH_ROOT.search(text)):
-        report.rank = int(row.group(1))
-        number = (int(row.group(4)) if row.group(4) else
-                  _signal_number(row.group(3)) if row.group(3) else None)
-        report.returncode = int(row.group(2)) if row.group(2) else (
-            -number if number else None)
-        if SAFELAUNCH_NOT_OOM in text:
-            report.facts.add("sigkill_not_oom")
-        return _failed(report)
+    report = Report(failed=_shows_failure(text))
+    for read in ROOT_CAUSE_READERS:
+        if read(text, report):
+            break
+    return _failed(report)
+
+
+def _shows_failure(text: str) -> bool:
+    return (any(needle in text for needle in FAILING_TEXTS)
+            or any(regex.search(text) for regex in FAILING_LINES))
+
+
+def _safelaunch_row(text: str, report: Report) -> bool:
+    """safelaunch's summary table, its ``<- root cause`` row."""
+    if "<- root cause" not in text or not (row := SAFELAUNCH_ROOT.search(text)):
+        return False
+    report.rank = int(row.group(1))
+    number = (int(row.group(4)) if row.group(4) else
+              _signal_number(row.group(3)) if row.group(3) else None)
+    report.returncode = int(row.group(2)) if row.group(2) else (-number if number else None)
+    if SAFELAUNCH_NOT_OOM in text:
+        report.facts.add("sigkill_not_oom")
+    return True
+
+
+def _child_failed_block(text: str, report: Report) -> bool:
+    """torchrun's ``ChildFailedError`` table: its last root-cause entry."""
     blocks = list(ROOT_CAUSE_BLOCK.finditer(text))
-    if blocks:
-        fields = {key: value.strip() for key, value in FIELD.findall(blocks[-1].group("body"))}
-        rank = re.match(r"(\d+)", fields.get("rank", ""))
-        code = re.match(r"(-?\d+)", fields.get("exitcode", ""))
-        report.rank = int(rank.group(1)) if rank else None
-        report.returncode = int(code.group(1)) if code else None
-        return _failed(report)
-    if match := ELASTIC_FAILED.search(text):
-        report.returncode, report.rank = int(match.group(1)), int(match.group(2))
-        return _failed(report)
-    for end in DEEPSPEED_EXIT.finditer(text):
-        if int(end.group(1)) == 0:
-            continue
-        line = text[text.rfind("\n", 0, end.start()) + 1:end.start()][-3000:]
-        who = DEEPSPEED_WHO.search(line)
-        report.returncode = int(end.group(1))
-        if who and who.group(2):
-            report.rank = int(who.group(2))
-        elif who:
-            ranks = {int(pid): int(rank) for pid, rank in DEEPSPEED_SPAWN.findall(text)}
-            report.rank = ranks.get(int(who.group(1)))
-        return _failed(report)
+    if not blocks:
+        return False
+    fields = {key: value.strip() for key, value in FIELD.findall(blocks[-1].group("body"))}
+    rank = re.match(r"(\d+)", fields.get("rank", ""))
+    code = re.match(r"(-?\d+)", fields.get("exitcode", ""))
+    report.rank = int(rank.group(1)) if rank else None
+    report.returncode = int(code.group(1)) if code else None
+    return True
+
+
+def _elastic_failed(text: str, report: Report) -> bool:
+    """The elastic agent's ``failed (exitcode: -11) local_rank: 1`` line."""
+    if not (match := ELASTIC_FAILED.search(text)):
+        return False
+    report.returncode, report.rank = int(match.group(1)), int(match.group(2))
+    return True
+
+
+def _deepspeed_exit(text: str, report: Report) -> bool:
+    """DeepSpeed's first ``exits with return code = N`` that is not 0, and whose it is."""
+    end = next((m for m in DEEPSPEED_EXIT.finditer(text) if int(m.group(1)) != 0), None)
+    if end is None:
+        return False
+    line = text[text.rfind("\n", 0, end.start()) + 1:end.start()][-3000:]
+    report.returncode = int(end.group(1))
+    if who := DEEPSPEED_WHO.search(line):
+        report.rank = _deepspeed_rank(text, who)
+    return True
+
+
+def _deepspeed_rank(text: str, who: re.Match[str]) -> int | None:
+    """The rank of the exit line: its ``--local_rank``, or that of the pid it names, from
+    the ``process N spawned with command`` lines."""
+    if who.group(2):
+        return int(who.group(2))
+    ranks = {int(pid): int(rank) for pid, rank in DEEPSPEED_SPAWN.findall(text)}
+    return ranks.get(int(who.group(1)))
+
+
+def _srun_task(text: str, report: Report) -> bool:
+    """``srun: error: ... task 1: ...`` with an exit code or a signal srun names."""
     for task in SRUN_TASK.finditer(text):
         what, status = task.group(2).strip(), task.group(3)
         returncode = int(status) if status else SRUN_SIGNALS.get(what)
         if returncode:
             report.rank, report.returncode = int(task.group(1)), returncode
-            return _failed(report)
-    if spawned := SPAWN_EXITED.search(text):
-        name, exit_code = spawned.group(2), spawned.group(3)
-        number = _signal_number(name) if name else None
-        report.rank = int(spawned.group(1))
-        report.returncode = -number if number else int(exit_code) if exit_code else None
-        return _failed(report)
-    if received := SIGNAL_RECEIVED.search(text):
-        report.returncode = -int(received.group(1))
-    return _failed(report)
+            return True
+    return False
+
+
+def _spawn_exited(text: str, report: Report) -> bool:
+    """``torch.multiprocessing.spawn``'s ``process 1 terminated with signal SIGKILL``."""
+    if not (spawned := SPAWN_EXITED.search(text)):
+        return False
+    name, exit_code = spawned.group(2), spawned.group(3)
+    number = _signal_number(name) if name else None
+    report.rank = int(spawned.group(1))
+    report.returncode = -number if number else int(exit_code) if exit_code else None
+    return True
+
+
+def _signal_received(text: str, report: Report) -> bool:
+    """``Signal 9 (SIGKILL) received by PID``: a signal, no rank."""
+    if not (received := SIGNAL_RECEIVED.search(text)):
+        return False
+    report.returncode = -int(received.group(1))
+    return True
+
+
+ROOT_CAUSE_READERS: tuple[Callable[[str, Report], bool], ...] = (
+    _safelaunch_row, _child_failed_block, _elastic_failed, _deepspeed_exit, _srun_task,
+    _spawn_exited, _signal_received)
+"""The launchers' failure reports, most specific first: the first found gives the root
+cause (each reader fills the report and says whether it found its report)."""
 
 
 def _failed(report: Report) -> Report:

@@ -19,7 +19,7 @@ from typing import Any
 
 from safelaunch.diagnose import launchers
 from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
-from safelaunch.diagnose.summary import SummaryRecord, dicts
+from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
 from safelaunch.supervisor.result import PEER_GONE, RunStatus
@@ -105,49 +105,78 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
     """A run directory's logs and records.  ``summary``: the run's summary where the caller
     holds it (the run that just ended), else ``summary.json``, else the one safelaunch put
     where ``fallback_summary`` finds it (a full disk, a deleted directory)."""
-    if not run_dir.is_dir():
-        if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
-            summary = _json(elsewhere) or {}
-        if summary is not None:
-            logs = LogSet([], str(run_dir))
-            _read_summary(logs, summary)
-            _exit_fact(logs)
-            return logs
-    texts = []
-    for rank, path in rank_logs(run_dir):
-        body = read_path(path)
-        body.text = RUN_LINE_HEAD.sub("", body.text)
-        texts.append(LogText(body, str(path), rank))
-    logs = LogSet(texts, str(run_dir))
+    if not run_dir.is_dir() and (
+            gone := _from_summary_alone(run_dir, run_id, summary)) is not None:
+        return gone
+    logs = LogSet(_rank_texts(run_dir), str(run_dir))
     if summary is None:
-        summary = _json(run_dir / "summary.json")
-    if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
-        summary = _json(elsewhere)
+        summary = _stored_summary(run_dir, run_id)
     if summary is not None:
         _read_summary(logs, summary)
     if summary is None or not isinstance(summary.get("status"), str):
         _failure_from_rank_logs(logs)
         _unfinished_record(logs, run_dir / "events.jsonl")
-    minimal = _json(run_dir / "minimal_test.json")
+    _minimal_test_fact(logs, _json(run_dir / "minimal_test.json"))
+    _preflight_facts(logs, _json(run_dir / "preflight.json"))
+    _exit_fact(logs)
+    _lost_peer_fact(logs)
+    return logs
+
+
+def _from_summary_alone(run_dir: Path, run_id: str | None,
+                        summary: dict[str, Any] | None) -> LogSet | None:
+    """A run directory that is gone: what its summary says, if one is known."""
+    if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
+        summary = _json(elsewhere) or {}
+    if summary is None:
+        return None
+    logs = LogSet([], str(run_dir))
+    _read_summary(logs, summary)
+    _exit_fact(logs)
+    return logs
+
+
+def _rank_texts(run_dir: Path) -> list[LogText]:
+    """Each rank's log, without the console's timestamp and stream heads."""
+    texts = []
+    for rank, path in rank_logs(run_dir):
+        body = read_path(path)
+        body.text = RUN_LINE_HEAD.sub("", body.text)
+        texts.append(LogText(body, str(path), rank))
+    return texts
+
+
+def _stored_summary(run_dir: Path, run_id: str | None) -> dict[str, Any] | None:
+    """``summary.json``, else the summary that had to be written elsewhere."""
+    summary = _json(run_dir / "summary.json")
+    if summary is None and (elsewhere := fallback_summary(run_dir, run_id)) is not None:
+        summary = _json(elsewhere)
+    return summary
+
+
+def _minimal_test_fact(logs: LogSet, minimal: dict[str, Any] | None) -> None:
     if minimal is not None and minimal.get("passed") is False:
         first = (dicts(minimal.get("attempts")) or [{}])[0]
         logs.add_fact("minimal_test_failed", [
             f"minimal test ({minimal.get('backend')}): {first.get('first_failure')}"])
         logs.failed = True
-    preflight = _json(run_dir / "preflight.json")
+
+
+def _preflight_facts(logs: LogSet, preflight: dict[str, Any] | None) -> None:
+    """A small ``/dev/shm``; failed checks, when no rank ever wrote a line."""
     results = dicts((preflight or {}).get("results"))
     for result in results:
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
             logs.add_fact("shm_small", [str(result.get("message", ""))])
-    failed_checks = [f"{r.get('name')}: {r.get('message')}"
-                     + (f" -> {r.get('advice')}" if r.get("advice") else "")
-                     for r in results if r.get("status") == "fail"]
-    if failed_checks and not texts:
+    failed_checks = [_failed_check(r) for r in results if r.get("status") == "fail"]
+    if failed_checks and not logs.texts:
         logs.add_fact("preflight_failed", failed_checks)
         logs.failed = True
-    _exit_fact(logs)
-    _lost_peer_fact(logs)
-    return logs
+
+
+def _failed_check(result: dict[str, Any]) -> str:
+    return (f"{result.get('name')}: {result.get('message')}"
+            + (f" -> {result.get('advice')}" if result.get("advice") else ""))
 
 
 def _failure_from_rank_logs(logs: LogSet) -> None:
@@ -200,30 +229,49 @@ def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
     summary = SummaryRecord.read(data)
     logs.failed = summary.failed
     logs.root_rank = summary.root_cause_rank
+    _status_facts(logs, summary)
+    _root_record_facts(logs, summary.root_record)
+    _remote_root_fact(logs, summary)
+    if summary.hang_findings is not None:
+        _hang_facts(logs, summary.hang_findings)
+
+
+def _status_facts(logs: LogSet, summary: SummaryRecord) -> None:
+    """The launcher died, or the job failed before any rank started."""
     if summary.status == RunStatus.LAUNCHER_DIED.value:
         logs.add_fact("launcher_died", [summary.reason or ""])
     elif logs.failed and not summary.ranks and summary.reason:
         logs.add_fact("not_started", [summary.reason])
-    root = summary.root_record
-    if root is not None and root.state != "stopped":  # stopped: safelaunch's own signal
-        logs.root_returncode = root.returncode
-        fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(root.sigkill))
-        if fact:
-            logs.add_fact(fact, [root.sigkill_evidence])
+
+
+def _root_record_facts(logs: LogSet, root: RankRecord | None) -> None:
+    """The root rank's exit, and whether the kernel's OOM killer sent its SIGKILL."""
+    if root is None or root.state == "stopped":  # stopped: safelaunch's own signal
+        return
+    logs.root_returncode = root.returncode
+    fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(root.sigkill))
+    if fact:
+        logs.add_fact(fact, [root.sigkill_evidence])
+
+
+def _remote_root_fact(logs: LogSet, summary: SummaryRecord) -> None:
+    """A rank on another node failed first: it is the root cause."""
     first = summary.global_root
-    if first is not None and first.rank not in {rank.global_rank for rank in summary.ranks}:
-        logs.root_rank, logs.root_returncode = first.rank, first.returncode
-        label = logs.root_signal or f"exit {first.returncode}"
-        logs.add_fact("remote_root", [
-            f"global rank {first.rank} on {first.host} failed first ({label}); its log is in "
-            "that node's run directory"])
-    findings = summary.hang_findings
-    if findings is not None:
-        logs.add_fact("hang", [f.text for f in findings if f.kind != "no_progress"]
-                      or [f.text for f in findings])
-        uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
-        if uneven:
-            logs.add_fact("uneven_steps", uneven)
+    if first is None or first.rank in {rank.global_rank for rank in summary.ranks}:
+        return
+    logs.root_rank, logs.root_returncode = first.rank, first.returncode
+    label = logs.root_signal or f"exit {first.returncode}"
+    logs.add_fact("remote_root", [
+        f"global rank {first.rank} on {first.host} failed first ({label}); its log is in "
+        "that node's run directory"])
+
+
+def _hang_facts(logs: LogSet, findings: list[HangFinding]) -> None:
+    logs.add_fact("hang", [f.text for f in findings if f.kind != "no_progress"]
+                  or [f.text for f in findings])
+    uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
+    if uneven:
+        logs.add_fact("uneven_steps", uneven)
 
 
 def _exit_fact(logs: LogSet) -> None:

@@ -63,18 +63,13 @@ def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | N
         if pos < 0:
             return None
         end = text.find("\n", pos + 1)
-        raw = text[pos + 1:end if end >= 0 else len(text)]
-        line_rank, line = strip_prefixes(raw, labels)
-        line = BOX.sub("", line)
-        if rank is not None and line_rank is not None and line_rank != rank:
+        line_rank, line = _traceback_line(text[pos + 1:end if end >= 0 else len(text)], labels)
+        if _another_rank(rank, line_rank):
             pos = end
             continue  # another rank's line interleaved with this traceback
         if frame := FRAME.search(line.strip()):
-            path, number, function = (frame.group(1, 2, 3) if frame.group(1)
-                                      else frame.group(4, 5, 6))
-            if not any(part in path for part in LIBRARY_PATHS):
-                where = f"{path.rsplit('/', 1)[-1]}:{number} in {function}"
-        elif line and not line[0].isspace() and EXCEPTION.match(line):
+            where = _user_frame(frame) or where
+        elif _exception_line(line):
             if HEAD in line:
                 return None
             return Raised(rank if rank is not None else line_rank, pos + 1,
@@ -83,3 +78,27 @@ def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | N
             return None  # a new traceback began: this one had no exception line
         pos = end
     return None
+
+
+def _traceback_line(raw: str, labels: bool) -> tuple[int | None, str]:
+    """The rank a line belongs to and the line without its prefixes and rich's box."""
+    line_rank, line = strip_prefixes(raw, labels)
+    return line_rank, BOX.sub("", line)
+
+
+def _another_rank(rank: int | None, line_rank: int | None) -> bool:
+    return rank is not None and line_rank is not None and line_rank != rank
+
+
+def _user_frame(frame: re.Match[str]) -> str | None:
+    """``train.py:56 in fail`` for a frame in the user's own code; None for a library's."""
+    path, number, function = (frame.group(1, 2, 3) if frame.group(1)
+                              else frame.group(4, 5, 6))
+    if any(part in path for part in LIBRARY_PATHS):
+        return None
+    return f"{path.rsplit('/', 1)[-1]}:{number} in {function}"
+
+
+def _exception_line(line: str) -> bool:
+    """An unindented ``SomeError: ...`` line."""
+    return bool(line) and not line[0].isspace() and EXCEPTION.match(line) is not None
