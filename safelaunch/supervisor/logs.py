@@ -23,7 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from safelaunch.redact import REDACTED, has_shapes, mask_shapes_bytes, process_secrets
+from safelaunch.redact import (
+    REDACTED,
+    has_shapes,
+    mask_shapes_bytes,
+    mask_short_bytes,
+    process_secrets,
+)
 from safelaunch.supervisor.rundir import write_all
 
 READ_SIZE = 1 << 16
@@ -171,7 +177,9 @@ class LogCollector:
         self._fifo_dir = fifo_dir
         self._console = console
         self._console_ranks = console_ranks
-        self._secrets = [(s.encode(), REDACTED.encode()) for s in process_secrets()]
+        secrets = process_secrets()
+        self._secrets = [(s.encode(), REDACTED.encode()) for s in secrets.values]
+        self._short = [(name.encode(), value.encode()) for name, value in secrets.short]
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -310,7 +318,7 @@ class LogCollector:
             return
         rank = stream.global_rank
         shapes = has_shapes(b"\n".join(lines))
-        if self._secrets or shapes:
+        if self._secrets or self._short or shapes:
             lines = [self._mask(line, shapes) for line in lines]
         head = utc_stamp(time.time()) + (b" out " if stream.kind == "out" else b" err ")
         self._write_file(rank, b"".join([head + line + b"\n" for line in lines]))
@@ -363,6 +371,8 @@ class LogCollector:
         for secret, replacement in self._secrets:
             if secret in line:
                 line = line.replace(secret, replacement)
+        if self._short:
+            line = mask_short_bytes(line, self._short)
         return mask_shapes_bytes(line) if shapes and has_shapes(line) else line
 
     def _write_file(self, rank: int, data: bytes) -> None:
