@@ -25,7 +25,7 @@ from safelaunch.supervisor.run import (
     start_reaper,
     supervise,
 )
-from safelaunch.supervisor.rundir import write_json
+from safelaunch.supervisor.rundir import NO_SPACE, no_space_message, write_json
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
 
@@ -92,9 +92,25 @@ def _diagnosed(prep: Prepared, outcome: RunOutcome) -> JobResult:
 
 
 def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcome:
+    extra_env: dict[str, str] = {}
+    try:
+        outcome = _before_training(prep, console, reaper, extra_env)
+    except OSError as exc:  # a full disk, a quota, no inodes: a summary says so (elsewhere)
+        if exc.errno not in NO_SPACE:
+            raise
+        return not_started(prep, StartError(no_space_message(prep.plan.run_dir, exc)))
+    except StartError as exc:  # the minimal test's own run directory
+        return not_started(prep, exc)
+    if outcome is not None:
+        return outcome
+    return supervise(prep, console, extra_env, reaper)
+
+
+def _before_training(prep: Prepared, console: Console, reaper: ReaperHandle,
+                     extra_env: dict[str, str]) -> RunOutcome | None:
+    """Pre-flight, debug environment, minimal test: an outcome when the job must not start."""
     plan = prep.plan
     cfg, run_dir = plan.config, plan.run_dir
-    extra_env: dict[str, str] = {}
     reaper.stage("pre-flight checks")
     if cfg.preflight:
         report = preflight.run_checks(preflight_input(plan))
@@ -119,10 +135,8 @@ def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcom
     extra_env.update(debug.set)
     if cfg.minimal_test:
         reaper.stage("minimal test")
-        outcome = _gate(prep, console, extra_env)
-        if outcome is not None:
-            return outcome
-    return supervise(prep, console, extra_env, reaper)
+        return _gate(prep, console, extra_env)
+    return None
 
 
 def _announce_debug(debug: debug_env.DebugEnv, console: Console) -> None:

@@ -48,6 +48,7 @@ from safelaunch.errors import StartError, UsageError
 from safelaunch.signals import handlers_installed
 from safelaunch.supervisor.launch_checks import check_launch_config, check_nproc
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
+from safelaunch.supervisor.rundir import NO_SPACE, no_space_message
 
 ENGINE_LOGGER = "torch.distributed"
 SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"
@@ -391,6 +392,9 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
                 else "--standalone on a single node: a free port of its own")
         return StartError(f"rendezvous port {where} is already in use on this machine; pass a "
                           f"free --master-port (or {pick})")
+    if isinstance(exc, OSError) and exc.errno in NO_SPACE and exc.filename:
+        folder = Path(os.fsdecode(exc.filename)).parent  # a rank's log in the run directory
+        return StartError(f"the workers could not be started: {no_space_message(folder, exc)}")
     if not _raised_in_rendezvous(exc):
         hint = (" (--numa-binding needs GPUs)" if getattr(config, "numa_options", None)
                 and "CUDA" in text else "")

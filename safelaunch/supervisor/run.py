@@ -36,9 +36,11 @@ from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.rendezvous import RendezvousWatch, waiting_for
 from safelaunch.supervisor.result import RunOutcome, RunStatus
 from safelaunch.supervisor.rundir import (
+    NO_SPACE,
     create_run_dir,
     make_private,
     mask_files,
+    no_space_message,
     write_json,
     write_summary,
 )
@@ -119,11 +121,16 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
         plan.torchrun_argv, plan.config.script_args, torch_logs=plan.config.torch_logs)
     check_master_port(plan)  # after torch's own parsing: a bad value is named first
     create_run_dir(plan.run_dir, plan.runs_root)
-    _write_start_files(plan, argv, cwd)
-    events = EventLog(plan.run_dir / "events.jsonl")
-    events.record("run_started", run_id=plan.run_id, argv=argv,
-                  rank_command=mask_argv_tail([cmd, *cmd_args], script_args))
-    engine_logs.to_file(plan.run_dir / "launcher.log")
+    try:
+        _write_start_files(plan, argv, cwd)
+        events = EventLog(plan.run_dir / "events.jsonl")
+        events.record("run_started", run_id=plan.run_id, argv=argv,
+                      rank_command=mask_argv_tail([cmd, *cmd_args], script_args))
+        engine_logs.to_file(plan.run_dir / "launcher.log")
+    except OSError as exc:  # the run directory cannot take even its first files
+        if exc.errno not in NO_SPACE:
+            raise
+        raise StartError(no_space_message(plan.run_dir, exc)) from exc
     return Prepared(plan, argv, engine, launch_config, cmd, cmd_args, events, omp_before)
 
 

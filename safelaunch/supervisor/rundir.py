@@ -32,6 +32,24 @@ from safelaunch.redact import mask, process_secrets
 
 LATEST_LINK = "latest"
 CLAIM_FILE = ".safelaunch-run"
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk, a full quota, or a file system out of inodes (ENOSPC with bytes free)."""
+
+
+def no_space_message(path: Path, exc: OSError) -> str:
+    """One line for a run directory that cannot take a file: says when it is the inodes
+    (every file needs one) and not the bytes that ran out."""
+    reason = exc.strerror or str(exc)
+    folder = path
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    with contextlib.suppress(OSError):
+        st = os.statvfs(folder)
+        if st.f_files and st.f_favail == 0:
+            reason += (f" (no free inodes: the file system is out of files, with "
+                       f"{st.f_bavail * st.f_frsize >> 20} MiB free)")
+    return (f"no space left for run directory {path}: {reason}; free space or pass --run-dir "
+            "on another file system")
 
 
 def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
@@ -54,8 +72,8 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
         probe.unlink()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise StartError(f"no space left for run directory {run_dir}: {reason}") from exc
+        if exc.errno in NO_SPACE:
+            raise StartError(no_space_message(run_dir, exc)) from exc
         raise RunDirError(
             f"cannot write run directory {run_dir}: {reason}; choose another with --run-dir"
         ) from exc
