@@ -25,7 +25,7 @@ from safelaunch.supervisor.run import (
     start_reaper,
     supervise,
 )
-from safelaunch.supervisor.rundir import NO_SPACE, no_space_message, write_json
+from safelaunch.supervisor.rundir import NO_SPACE, make_private, no_space_message, write_json
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
 
@@ -75,6 +75,7 @@ def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> JobResult:
             result = _diagnosed(prep, outcome)
             extra = {"diagnosis": result.diagnosis.to_json()} if result.diagnosis else None
             record_outcome(prep, outcome, extra)
+            make_private(prep.plan.run_dir)
         return result
     finally:
         reaper.done()
@@ -129,7 +130,7 @@ def _before_training(prep: Prepared, console: Console, reaper: ReaperHandle,
                               nccl=backend == "nccl", torch_version=torch_version())
     write_json(run_dir / "debug_env.json", debug.to_json())
     for folder in debug.dump_folders():
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        Path(folder).mkdir(mode=0o700, parents=True, exist_ok=True)
     prep.events.record("debug_env", **debug.to_json())
     _announce_debug(debug, console)
     extra_env.update(debug.set)

@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from conftest import FAULT
+from conftest import FAULT, not_private
 
 EXAMPLE = str(Path(__file__).parent.parent / "examples" / "train_ddp.py")
 
@@ -26,6 +26,8 @@ def test_example_job_succeeds_with_summary(run_safelaunch, tmp_path):
     run_dir = run.run_dir
     assert run_dir.parent == tmp_path / "safelaunch_runs"
     assert (run_dir.parent / "latest").resolve() == run_dir.resolve()
+    assert (run_dir / "minimal-test").is_dir()
+    assert not_private(run_dir) == []  # folders 0700, files 0600 (issue 29 item 12)
     for name in ("command.json", "config.json", "env.json", "events.jsonl", "rank0.log",
                  "rank1.log", "summary.json"):
         assert (run_dir / name).is_file(), name

@@ -48,7 +48,7 @@ from safelaunch.errors import StartError, UsageError
 from safelaunch.signals import handlers_installed
 from safelaunch.supervisor.launch_checks import check_launch_config, check_nproc
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
-from safelaunch.supervisor.rundir import NO_SPACE, no_space_message
+from safelaunch.supervisor.rundir import NO_SPACE, no_space_message, open_private
 
 ENGINE_LOGGER = "torch.distributed"
 SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"
@@ -237,6 +237,7 @@ class EngineLogs:
         self._logger.propagate = False
 
     def to_file(self, path: Path) -> None:
+        os.close(open_private(path))  # created 0600; the handler appends to it
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         self._memory.setTarget(handler)

@@ -28,6 +28,7 @@ from typing import IO
 
 from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
 from safelaunch.supervisor.result import RunStatus
+from safelaunch.supervisor.rundir import make_private, open_private
 
 REAPER_GRACE_CAP_S = 2.0
 
@@ -56,7 +57,7 @@ class ReaperHandle:
     def _spawn(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != JOB_ID_ENV}
         try:
-            log: IO[bytes] | int = open(self._log, "ab")  # noqa: SIM115 - handed to the child
+            log: IO[bytes] | int = os.fdopen(open_private(self._log), "ab")  # to the child
         except OSError:
             log = subprocess.DEVNULL  # the run directory is gone or full: the reaper still runs
         try:
@@ -268,6 +269,7 @@ def main(argv: list[str]) -> int:
     })
     for folder in scratch:
         _remove_scratch(folder)
+    make_private(run_dir)  # what the ranks and torch wrote with their own modes
     summary = run_dir / "summary.json"
     if not summary.exists():
         stopped = set(report.terminated) | set(report.killed)

@@ -65,8 +65,8 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
         _claim(run_dir)
         run_dir.chmod(0o700)  # it holds the environment and the ranks' output: the user's only
-        (run_dir / "errors").mkdir(exist_ok=True)
-        (run_dir / "stacks").mkdir(exist_ok=True)
+        for folder in ("errors", "stacks"):
+            private_dir(run_dir / folder)
         probe = run_dir / ".write-test"
         probe.write_bytes(b"")
         probe.unlink()
@@ -79,6 +79,17 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
         ) from exc
     if runs_root is not None:
         _point_latest(runs_root, run_dir)
+
+
+def private_dir(path: Path) -> None:
+    """A folder of the run directory, for the user only (``0700`` whatever the umask)."""
+    path.mkdir(mode=0o700, exist_ok=True)
+    path.chmod(0o700)
+
+
+def open_private(path: Path) -> int:
+    """A file of the run directory opened for appending, created ``0600``."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
 
 
 def _claim(run_dir: Path) -> None:
@@ -202,14 +213,15 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def make_private(run_dir: Path, limit: int = 100_000) -> None:
-    """Files of the run directory for the user only (ranks and torch create some with their
-    own mode; the directory itself is already 0700)."""
+    """Files and folders of the run directory for the user only: ranks and torch create some
+    with their own mode (an error report, a stack dump, a folder of the debug variables).
+    Links are left alone (``chmod`` would follow them out of the run directory)."""
     for count, path in enumerate(run_dir.rglob("*")):
         if count >= limit:
             break
         with contextlib.suppress(OSError):
             mode = path.lstat().st_mode
-            if stat.S_ISREG(mode) and mode & 0o077:
+            if (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) and mode & 0o077:
                 path.chmod(stat.S_IMODE(mode) & 0o700)
 
 
