@@ -25,7 +25,13 @@ from safelaunch.supervisor.run import (
     start_reaper,
     supervise,
 )
-from safelaunch.supervisor.rundir import NO_SPACE, make_private, no_space_message, write_json
+from safelaunch.supervisor.rundir import (
+    NO_SPACE,
+    make_private,
+    no_space_message,
+    out_of_inodes,
+    write_json,
+)
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
 
@@ -186,7 +192,10 @@ def _gate(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOut
             console.notice(line)
         return None
     hint = ""
-    if remedy is not None:
+    inodes = out_of_inodes(prep.plan.run_dir)
+    if inodes:  # a rank of the test could not write its files: that, not the backend, failed
+        hint = f"; the run directory has {inodes} (free some, or pass --run-dir elsewhere)"
+    elif remedy is not None:
         hint = (f"; {remedy.label} passes: rerun with --fallback-gloo" if remedy.label == "gloo"
                 else f"; {remedy.label} passes: rerun with --apply-remedy (or export it)")
     return not_started(prep, StartError(

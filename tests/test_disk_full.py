@@ -148,27 +148,29 @@ def _fallback_summaries(run_dir: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("inodes, options", [
-    (6, ()), (10, ()), (16, ()), (24, ()), (12, ("--no-minimal-test",))])
+    (6, ()), (10, ()), (16, ()), (24, ()), (30, ()), (12, ("--no-minimal-test",))])
 def test_out_of_inodes_before_training(run_safelaunch, few_inodes, tmp_path, inodes, options):
     """Issue 29 item 6: a file system out of inodes with bytes free, the pre-flight skipped,
-    running out while the run directory, the debug environment, the minimal test or the
-    rank logs take their files (the counts put the last free inode at each of these):
+    running out while the run directory, the debug environment, the minimal test (its run
+    directory or its ranks' files) or the rank logs take their files (the counts put the last free inode at each of these):
     one line naming the inodes, exit 125, a summary where one can be written (elsewhere),
     never an internal error (was exit 70)."""
     script = tmp_path / "hi.py"
     script.write_text("print('hi')\n")
     run_dir = few_inodes(inodes) / "run"
-    run = run_safelaunch("run", "--nproc", "2", "--no-preflight", *options, "--run-dir",
-                         str(run_dir), str(script), timeout=120)
-    assert run.returncode == 125, run.stderr[-2000:]
-    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
-    assert "no free inodes: the file system is out of files" in run.stderr
-    mine = _fallback_summaries(run_dir)
-    if inodes > 6:  # with 6 the run directory could not even take its first files
-        summary = json.loads(mine[0].read_text()) if mine else {}
-        assert summary.get("run_dir") == str(run_dir) and summary["exit_code"] == 125
-    for path in mine:
-        path.unlink()
+    try:
+        run = run_safelaunch("run", "--nproc", "2", "--no-preflight", *options, "--run-dir",
+                             str(run_dir), str(script), timeout=120)
+        assert run.returncode == 125, run.stderr[-2000:]
+        assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+        assert "no free inodes: the file system is out of files" in run.stderr
+        mine = _fallback_summaries(run_dir)
+        if inodes > 6:  # with 6 the run directory could not even take its first files
+            summary = json.loads(mine[0].read_text()) if mine else {}
+            assert summary.get("run_dir") == str(run_dir) and summary["exit_code"] == 125
+    finally:
+        for path in _fallback_summaries(run_dir):
+            path.unlink()
 
 
 def test_out_of_inodes_fails_the_preflight(run_safelaunch, few_inodes, tmp_path):

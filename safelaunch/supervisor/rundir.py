@@ -40,16 +40,26 @@ def no_space_message(path: Path, exc: OSError) -> str:
     """One line for a run directory that cannot take a file: says when it is the inodes
     (every file needs one) and not the bytes that ran out."""
     reason = exc.strerror or str(exc)
+    inodes = out_of_inodes(path)
+    if inodes:
+        reason += f" ({inodes})"
+    return (f"no space left for run directory {path}: {reason}; free space or pass --run-dir "
+            "on another file system")
+
+
+def out_of_inodes(path: Path) -> str | None:
+    """What to say when the file system of ``path`` has no free inode left, else None."""
     folder = path
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    with contextlib.suppress(OSError):
+    try:
         st = os.statvfs(folder)
-        if st.f_files and st.f_favail == 0:
-            reason += (f" (no free inodes: the file system is out of files, with "
-                       f"{st.f_bavail * st.f_frsize >> 20} MiB free)")
-    return (f"no space left for run directory {path}: {reason}; free space or pass --run-dir "
-            "on another file system")
+    except OSError:
+        return None
+    if st.f_files and st.f_favail == 0:
+        return (f"no free inodes: the file system is out of files, with "
+                f"{st.f_bavail * st.f_frsize >> 20} MiB free")
+    return None
 
 
 def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
