@@ -115,8 +115,10 @@ def mask_argv_tail(argv: Sequence[str], script_args: Sequence[str]) -> list[str]
     own options before them are kept (their flags, such as ``--accept-new-host-key``, take
     no secret)."""
     head = len(argv) - len(script_args)
-    if not script_args or head < 0 or list(argv[head:]) != list(script_args):
+    if not script_args:
         return list(argv)
+    if head < 0 or list(argv[head:]) != list(script_args):
+        return mask_args(argv)  # never recorded whole: safelaunch's own options too
     return [*argv[:head], *mask_args(argv[head:])]
 
 
@@ -252,9 +254,12 @@ _SCRIPT_ARGS: tuple[str, ...] = ()
 
 
 def use_script_args(args: Sequence[str]) -> None:
-    """The script's arguments: the values of its secret options are masked as secrets too."""
+    """The script's arguments: the values of its secret options are masked as secrets too,
+    from now on in this process (added to those said before: the minimal test, a run inside
+    the run, must not take them back)."""
     global _PROCESS_SECRETS, _SCRIPT_ARGS
-    _SCRIPT_ARGS, _PROCESS_SECRETS = tuple(args), None
+    if args:
+        _SCRIPT_ARGS, _PROCESS_SECRETS = (*_SCRIPT_ARGS, "--", *args), None
 
 
 def process_secrets() -> Secrets:

@@ -135,7 +135,7 @@ def test_round_2_secrets_leave_no_trace_and_the_script_gets_them_whole(run_safel
     *_SA_JSON and *_PASS_*, and secret arguments, in every file, the console and the summary;
     the script still gets its real arguments and environment (exit 0)."""
     env = {**os.environ, **MORE_SECRETS}
-    run = run_safelaunch("run", "--nproc", "1", "--no-minimal-test",
+    run = run_safelaunch("run", "--nproc", "1",  # the minimal test first, as by default
                          str(FIXTURES / "leaky_more.py"), "--db-password", "hunter2xyz",
                          "--hf-token=tok-arg-9876", "--tokenizer", "gpt2-large",
                          "--steps", "2", env=env)
