@@ -48,16 +48,16 @@ _TOKEN_SHAPES = (
 # it, and each attempt starts where no earlier attempt's run can have passed (see
 # tests/test_regex_linear.py).
 
-# ://user:PASSWORD@host, the scheme just before: group 1 keeps '://user:', group 2 is the
-# password, up to the last '@' before a space, a quote or the next '://' (a password may hold
-# '/', ':' and '@': mysql://root:pa/ss@word@db).  Attempts start only on '://', and neither
-# the user nor the password runs past the next '://', so no two attempts read the same
-# characters.  A port followed by a path (host:8080/) is no password.  (A scheme of digits
-# and signs only is masked too.)
-_URL_PASSWORD = (r"(?<=[A-Za-z0-9+.-])(://[^\s/:\"'<>]*:)(?!\d{1,5}/)"
-                 r"((?:(?:[^\s@:\"'<>]|:(?!//))*@)+)")
-_SHAPES = re.compile(f"{_URL_PASSWORD}|(?<![A-Za-z0-9_])(?:{'|'.join(_TOKEN_SHAPES)})")
+# ://user:PASSWORD@host, the scheme just before: group 1 is '://user:' (a user may hold '@',
+# an e-mail address).  The password is found by ``_url_password``, not by the pattern: it
+# runs up to the last '@' before a space, a quote or the next '://' (it may hold '/', ':' and
+# '@': mysql://root:pa/ss@word@db).  A port followed by a path (host:8080/) is no password.
+# (A scheme of digits and signs only is masked too.)
+_URL_USER = r"(?<=[A-Za-z0-9+.-])(://[^\s/:\"'<>]*:)(?!\d{1,5}/)"
+_SHAPES = re.compile(f"{_URL_USER}|(?<![A-Za-z0-9_])(?:{'|'.join(_TOKEN_SHAPES)})")
 _SHAPES_BYTES = re.compile(_SHAPES.pattern.encode())
+_URL_END = re.compile(r"[\s\"'<>]")
+_URL_END_BYTES = re.compile(_URL_END.pattern.encode())
 # JWTs: eyJ<header>.eyJ<payload>.<signature>, not glued to a letter, digit or '_' before it.
 # An attempt starts only where a run of [A-Za-z0-9_-] starts; group 1, the words of the run
 # before its first 'eyJ' word, is kept.  (Starting on every 'eyJ' would read the rest of
@@ -122,19 +122,44 @@ def mask_argv_tail(argv: Sequence[str], script_args: Sequence[str]) -> list[str]
     return [*argv[:head], *mask_args(argv[head:])]
 
 
-def _shape_replacement(match: re.Match[str]) -> str:
-    return f"{match[1]}{REDACTED}@" if match[1] else REDACTED
+def _url_password(text: AnyStr, begin: int, url_end: re.Pattern[AnyStr],
+                  scheme: AnyStr, at: AnyStr) -> int:
+    """Where the password that starts at ``begin`` ends (its last '@'); ``begin`` when there
+    is none.  Reads no further than the next '://' (where the next attempt starts), so all
+    attempts together read the text a constant number of times."""
+    limit = text.find(scheme, begin)
+    limit = len(text) if limit < 0 else limit
+    stop = url_end.search(text, begin, limit)
+    end = text.rfind(at, begin, stop.start() if stop is not None else limit)
+    return end if end > begin else begin
 
 
-def _shape_replacement_bytes(match: re.Match[bytes]) -> bytes:
-    return match[1] + REDACTED.encode() + b"@" if match[1] else REDACTED.encode()
+def _masked_shapes(text: AnyStr, shapes: re.Pattern[AnyStr], url_end: re.Pattern[AnyStr],
+                   scheme: AnyStr, at: AnyStr, redacted: AnyStr) -> AnyStr:
+    pieces: list[AnyStr] = []
+    start = pos = 0
+    while (match := shapes.search(text, pos)) is not None:
+        if match[1] is None:  # a token
+            pieces += [text[start:match.start()], redacted]
+            start = pos = match.end()
+            continue
+        begin = match.end()
+        end = _url_password(text, begin, url_end, scheme, at)
+        if end > begin:
+            pieces += [text[start:begin], redacted]
+            start = end
+        pos = max(end, begin)
+    if not pieces:
+        return text
+    pieces.append(text[start:])
+    return text[:0].join(pieces)
 
 
 def mask_shapes(text: str) -> str:
     """``text`` with URL passwords and well-known token formats masked."""
     if "eyJ" in text:
         text = _JWT.sub(rf"\1{REDACTED}", text)
-    return _SHAPES.sub(_shape_replacement, text)
+    return _masked_shapes(text, _SHAPES, _URL_END, "://", "@", REDACTED)
 
 
 _HINTS = (b"://", b"hp_", b"ho_", b"hu_", b"hs_", b"hr_", b"_pat_", b"hf_", b"sk-", b"AKIA",
@@ -152,7 +177,8 @@ def has_shapes(data: bytes) -> bool:
 def mask_shapes_bytes(data: bytes) -> bytes:
     if b"eyJ" in data:
         data = _JWT_BYTES.sub(rb"\1" + REDACTED.encode(), data)
-    return _SHAPES_BYTES.sub(_shape_replacement_bytes, data)
+    return _masked_shapes(data, _SHAPES_BYTES, _URL_END_BYTES, b"://", b"@",
+                          REDACTED.encode())
 
 
 @dataclass(frozen=True)

@@ -42,16 +42,10 @@ PATTERNS = bench_regex.all_patterns()
 ALPHABET = [chr(c) for c in range(0x250)] + ["│", "╭", "╰", "╮", "╯", "\u3000", "\u2028"]
 SINGLE = (sre_c.LITERAL, sre_c.NOT_LITERAL, sre_c.IN, sre_c.ANY, sre_c.CATEGORY)
 REPEATS = (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT)
-URL = ("the URL password: every attempt starts on '://'; the user excludes ':' and '/', the "
-       "password's segments (each ending at an '@', each character matched by one "
-       "alternative only) stop at a space, a quote or the next '://', so the characters read "
-       "from two different '://' never overlap, and a failed last segment is given back once")
 JWT = ("an attempt starts only where a run of [A-Za-z0-9_-] starts; its prefix stops at the "
        "run's first 'eyJ' word; every segment ends at a '.' outside it")
 LINEAR_BY_ARGUMENT = {
     # where: (the unfenced repeats the rule reports, why the pattern is linear all the same)
-    "safelaunch.redact._SHAPES": (2, URL),
-    "safelaunch.redact._SHAPES_BYTES": (2, URL),
     "safelaunch.redact._JWT": (3, JWT),
     "safelaunch.redact._JWT_BYTES": (3, JWT),
     "safelaunch.diagnose.launchers.ROOT_CAUSE_BLOCK": (2, (
