@@ -25,7 +25,13 @@ from safelaunch.supervisor.run import (
     start_reaper,
     supervise,
 )
-from safelaunch.supervisor.rundir import write_json
+from safelaunch.supervisor.rundir import (
+    NO_SPACE,
+    make_private,
+    no_space_message,
+    out_of_inodes,
+    write_json,
+)
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
 
@@ -75,6 +81,7 @@ def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> JobResult:
             result = _diagnosed(prep, outcome)
             extra = {"diagnosis": result.diagnosis.to_json()} if result.diagnosis else None
             record_outcome(prep, outcome, extra)
+            make_private(prep.plan.run_dir)
         return result
     finally:
         reaper.done()
@@ -92,9 +99,25 @@ def _diagnosed(prep: Prepared, outcome: RunOutcome) -> JobResult:
 
 
 def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcome:
+    extra_env: dict[str, str] = {}
+    try:
+        outcome = _before_training(prep, console, reaper, extra_env)
+    except OSError as exc:  # a full disk, a quota, no inodes: a summary says so (elsewhere)
+        if exc.errno not in NO_SPACE:
+            raise
+        return not_started(prep, StartError(no_space_message(prep.plan.run_dir, exc)))
+    except StartError as exc:  # the minimal test's own run directory
+        return not_started(prep, exc)
+    if outcome is not None:
+        return outcome
+    return supervise(prep, console, extra_env, reaper)
+
+
+def _before_training(prep: Prepared, console: Console, reaper: ReaperHandle,
+                     extra_env: dict[str, str]) -> RunOutcome | None:
+    """Pre-flight, debug environment, minimal test: an outcome when the job must not start."""
     plan = prep.plan
     cfg, run_dir = plan.config, plan.run_dir
-    extra_env: dict[str, str] = {}
     reaper.stage("pre-flight checks")
     if cfg.preflight:
         report = preflight.run_checks(preflight_input(plan))
@@ -113,16 +136,14 @@ def _stages(prep: Prepared, console: Console, reaper: ReaperHandle) -> RunOutcom
                               nccl=backend == "nccl", torch_version=torch_version())
     write_json(run_dir / "debug_env.json", debug.to_json())
     for folder in debug.dump_folders():
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        Path(folder).mkdir(mode=0o700, parents=True, exist_ok=True)
     prep.events.record("debug_env", **debug.to_json())
     _announce_debug(debug, console)
     extra_env.update(debug.set)
     if cfg.minimal_test:
         reaper.stage("minimal test")
-        outcome = _gate(prep, console, extra_env)
-        if outcome is not None:
-            return outcome
-    return supervise(prep, console, extra_env, reaper)
+        return _gate(prep, console, extra_env)
+    return None
 
 
 def _announce_debug(debug: debug_env.DebugEnv, console: Console) -> None:
@@ -171,7 +192,10 @@ def _gate(prep: Prepared, console: Console, extra_env: dict[str, str]) -> RunOut
             console.notice(line)
         return None
     hint = ""
-    if remedy is not None:
+    inodes = out_of_inodes(prep.plan.run_dir)
+    if inodes:  # a rank of the test could not write its files: that, not the backend, failed
+        hint = f"; the run directory has {inodes} (free some, or pass --run-dir elsewhere)"
+    elif remedy is not None:
         hint = (f"; {remedy.label} passes: rerun with --fallback-gloo" if remedy.label == "gloo"
                 else f"; {remedy.label} passes: rerun with --apply-remedy (or export it)")
     return not_started(prep, StartError(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import resource
-import shutil
 import socket
 import time
 from collections.abc import Callable
@@ -26,6 +25,8 @@ THRESHOLDS = {
     "shm_warn_bytes": 512 * MIB,  # DeepSpeed's ds_report warns below 512 MB too
     "disk_warn_bytes": 1024 * MIB,
     "disk_fail_bytes": 100 * MIB,
+    "inodes_warn": 10_000,  # a run writes tens of files; checkpoints and caches many more
+    "inodes_fail": 1_000,
     "nofile_warn": 4096,
     "temperature_warn_c": 85,
     "budget_s": 1.8,
@@ -239,20 +240,40 @@ def check_shm(inp: PreflightInput) -> CheckResult:
 
 
 def check_disk(inp: PreflightInput) -> CheckResult:
+    """Free bytes and free inodes of the run directory's file system: either running out
+    ends writes with 'No space left on device'."""
     path = inp.run_dir
     while not path.exists() and path != path.parent:
         path = path.parent
     try:
-        free = shutil.disk_usage(path).free
+        st = os.statvfs(path)
     except OSError as exc:
         return CheckResult("disk", Status.SKIP, f"cannot read free space: {exc.strerror}")
+    return disk_result(st.f_bavail * st.f_frsize, st.f_favail, st.f_files)
+
+
+def disk_result(free: int, free_inodes: int, total_inodes: int) -> CheckResult:
+    """The disk check's verdict; ``total_inodes`` 0: the file system has no inode limit
+    (btrfs and some network file systems say so)."""
     if free < THRESHOLDS["disk_fail_bytes"]:
         return CheckResult("disk", Status.FAIL, f"only {_size(free)} free for the run directory",
                            "free disk space or pass --run-dir on a bigger disk")
+    if total_inodes and free_inodes < THRESHOLDS["inodes_fail"]:
+        return CheckResult("disk", Status.FAIL,
+                           f"only {free_inodes} free inodes (files) for the run directory, "
+                           f"with {_size(free)} free",
+                           "delete files (many small files use up inodes) or pass --run-dir "
+                           "on another file system")
     if free < THRESHOLDS["disk_warn_bytes"]:
         return CheckResult("disk", Status.WARN, f"only {_size(free)} free for the run directory",
                            "logs and checkpoints may fill the disk ('No space left on device')")
-    return CheckResult("disk", Status.PASS, f"{_size(free)} free for the run directory")
+    if total_inodes and free_inodes < THRESHOLDS["inodes_warn"]:
+        return CheckResult("disk", Status.WARN,
+                           f"only {free_inodes} free inodes (files) for the run directory",
+                           "logs, checkpoints and caches may use them up ('No space left on "
+                           "device' with bytes free)")
+    inodes = f", {free_inodes} inodes" if total_inodes else ""
+    return CheckResult("disk", Status.PASS, f"{_size(free)}{inodes} free for the run directory")
 
 
 def check_port(inp: PreflightInput) -> CheckResult:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import subprocess
 import sys
 import time
@@ -136,6 +137,16 @@ def torch_gloo_exit_abort(returncode: int, summary: dict[str, Any]) -> bool:
     findings = (summary.get("diagnosis") or {}).get("findings") or []
     return (returncode == 134 and summary.get("hang") is None
             and [f.get("id") for f in findings][:1] == ["gloo-exit-abort"])
+
+
+def not_private(run_dir: Path) -> list[str]:
+    """Files and folders of the run directory that others could read (links aside)."""
+    found = []
+    for path in [run_dir, *run_dir.rglob("*")]:
+        mode = path.lstat().st_mode
+        if (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) and mode & 0o077:
+            found.append(f"{path.relative_to(run_dir)} {stat.S_IMODE(mode):o}")
+    return found
 
 
 def kill_all(pids: set[int]) -> None:

@@ -119,3 +119,70 @@ def test_run_dir_removed_during_the_run(tmp_path, code):
         assert "exited with code 0 (as rank 1 failed)" not in err  # both just ended
     for path in mine:
         path.unlink()
+
+
+@pytest.fixture
+def few_inodes(tmp_path: Path):
+    """A tmpfs with gigabytes free and only ``request.param`` inodes (needs root)."""
+    mounts: list[Path] = []
+
+    def mount(inodes: int) -> Path:
+        where = tmp_path / f"inodes{inodes}"
+        where.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size=2g,nr_inodes={inodes}",
+                               "tmpfs", str(where)], capture_output=True)
+        if done.returncode != 0:
+            pytest.skip("cannot mount a tmpfs here: " + done.stderr.decode().strip())
+        mounts.append(where)
+        return where
+
+    yield mount
+    for where in mounts:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def _fallback_summaries(run_dir: Path) -> list[Path]:
+    """The summaries written elsewhere for ``run_dir``, then for the minimal test's own run
+    inside it."""
+    found = [p for p in Path(tempfile.gettempdir()).glob("safelaunch-*-summary.json")
+             if json.loads(p.read_text()).get("run_dir", "").startswith(str(run_dir))]
+    return sorted(found, key=lambda p: len(json.loads(p.read_text())["run_dir"]))
+
+
+@pytest.mark.parametrize("inodes, options", [
+    (6, ()), (10, ()), (16, ()), (24, ()), (30, ()), (12, ("--no-minimal-test",))])
+def test_out_of_inodes_before_training(run_safelaunch, few_inodes, tmp_path, inodes, options):
+    """Issue 29 item 6: a file system out of inodes with bytes free, the pre-flight skipped,
+    running out while the run directory, the debug environment, the minimal test (its run
+    directory or its ranks' files) or the rank logs take their files (the counts put the last free inode at each of these):
+    one line naming the inodes, exit 125, a summary where one can be written (elsewhere),
+    never an internal error (was exit 70)."""
+    script = tmp_path / "hi.py"
+    script.write_text("print('hi')\n")
+    run_dir = few_inodes(inodes) / "run"
+    try:
+        run = run_safelaunch("run", "--nproc", "2", "--no-preflight", *options, "--run-dir",
+                             str(run_dir), str(script), timeout=120)
+        assert run.returncode == 125, run.stderr[-2000:]
+        assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+        assert "no free inodes: the file system is out of files" in run.stderr
+        mine = _fallback_summaries(run_dir)
+        if inodes > 6:  # with 6 the run directory could not even take its first files
+            summary = json.loads(mine[0].read_text()) if mine else {}
+            assert summary.get("run_dir") == str(run_dir) and summary["exit_code"] == 125
+    finally:
+        for path in _fallback_summaries(run_dir):
+            path.unlink()
+
+
+def test_out_of_inodes_fails_the_preflight(run_safelaunch, few_inodes, tmp_path):
+    script = tmp_path / "hi.py"
+    script.write_text("print('hi')\n")
+    run_dir = few_inodes(64) / "run"
+    run = run_safelaunch("run", "--nproc", "2", "--run-dir", str(run_dir), str(script))
+    assert run.returncode == 125, run.stderr[-2000:]
+    assert "pre-flight check 'disk' failed: only" in run.stderr
+    assert "free inodes (files) for the run directory" in run.stderr
+    assert "[rank0] hi" not in run.stdout
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["exit_code"] == 125

@@ -178,3 +178,27 @@ def test_preflight_command_and_failing_check_stops_run(tmp_path, fake_gpus):
     out = subprocess.run(safelaunch_cmd("run", "--no-preflight", "--nproc", "2", str(script)),
                          cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0 and marker.exists()
+
+
+def test_the_disk_check_counts_inodes(tmp_path):
+    """Issue 29 item 6: free inodes as well as bytes; a file system without an inode limit
+    (0 in all, btrfs) passes on bytes alone."""
+    gib = 1 << 30
+    assert preflight.disk_result(50 * gib, 10, 1_000_000).status is Status.FAIL
+    assert "inodes" in preflight.disk_result(50 * gib, 10, 1_000_000).message
+    assert preflight.disk_result(50 * gib, 5_000, 1_000_000).status is Status.WARN
+    assert preflight.disk_result(50 * gib, 0, 0).status is Status.PASS
+    assert preflight.disk_result(50 * gib, 500_000, 1_000_000).status is Status.PASS
+    assert preflight.disk_result(1 << 20, 500_000, 1_000_000).status is Status.FAIL
+    mount = tmp_path / "few"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1g,nr_inodes=50", "tmpfs",
+                       str(mount)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        report = preflight.run_checks(_inp(mount))
+        result = _check(report, "disk")
+        assert result.status is Status.FAIL and "inodes" in result.message, result
+        assert "--run-dir" in result.advice
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)

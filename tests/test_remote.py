@@ -491,3 +491,19 @@ def test_a_hostile_remote_answer_too_deep_or_too_big_is_one_short_line(remote, t
 def test_attach_refuses_a_run_id_that_is_a_path(remote):
     code, _, err = remote.run(attach="../../etc")
     assert code == 2 and "--attach takes a run id" in err
+
+
+def test_secret_arguments_reach_the_script_and_are_never_written_down(remote):
+    """Issue 29 item 3: the remote job's spec, its run directory and the console mask a
+    secret option's value; the script gets it whole."""
+    code, out, err = remote.run(*FAST, "count.py", "1", "0", "0", "--api-token",
+                                "tok-remote-31337", "--tokenizer", "gpt2")
+    assert code == 0, err
+    assert "ARGS=['--api-token', '<redacted>', '--tokenizer', 'gpt2']" in out
+    assert "tok-remote-31337" not in out + err
+    spec = next((remote.remote_dir / ".safelaunch" / "runs").glob("*/spec.json")).read_text()
+    assert "tok-remote-31337" not in spec and "<redacted>" in spec
+    run_dir = local_run_dir(remote, err)
+    for path in run_dir.rglob("*"):
+        if path.is_file():
+            assert "tok-remote-31337" not in path.read_text(errors="replace"), path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FAULT
+from conftest import FAULT, not_private
 
 pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
@@ -30,6 +30,8 @@ def test_example_job_succeeds_with_summary(run_safelaunch, tmp_path):
     run_dir = run.run_dir
     assert run_dir.parent == tmp_path / "safelaunch_runs"
     assert (run_dir.parent / "latest").resolve() == run_dir.resolve()
+    assert (run_dir / "minimal-test").is_dir()
+    assert not_private(run_dir) == []  # folders 0700, files 0600 (issue 29 item 12)
     for name in ("command.json", "config.json", "env.json", "events.jsonl", "rank0.log",
                  "rank1.log", "summary.json"):
         assert (run_dir / name).is_file(), name

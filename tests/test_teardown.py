@@ -4,6 +4,7 @@ process of the job, DataLoader workers and their children included."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FAULT, kill_all, pids_in, safelaunch_cmd, wait_gone
+from conftest import FAULT, kill_all, not_private, pids_in, safelaunch_cmd, wait_gone
 
 pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
@@ -106,6 +107,7 @@ def test_sigkill_of_safelaunch_leaves_no_orphan(tmp_path):
         assert summary["status"] == "launcher_died" and summary["stage"] == "training run"
         assert [r["global_rank"] for r in summary["ranks"]] == [0, 1]  # the ranks did run
         assert "launcher_died" in (run_dir / "events.jsonl").read_text()
+        assert not_private(run_dir) == []  # the reaper's records too (issue 29 item 12)
         found = subprocess.run(safelaunch_cmd("diagnose", "--json", str(run_dir)),
                                capture_output=True, text=True, timeout=60)
         ids = [f["id"] for f in json.loads(found.stdout)["findings"]]
@@ -158,6 +160,7 @@ def test_sigkill_during_the_minimal_test_leaves_a_summary_that_says_so(tmp_path)
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["status"] == "launcher_died"
     assert "during the minimal test" in summary["reason"]
+    assert not_private(run_dir) == [], "errors/, stacks/, minimal-test/ 0700, files 0600"
     started = json.loads(next(line for line in events.read_text().splitlines()
                               if "workers_started" in line))
     assert wait_gone({int(pid) for pid in started["ranks"].values()}, 5) == set()
@@ -201,3 +204,35 @@ def test_a_killed_reaper_is_replaced_and_the_new_one_does_its_job(tmp_path):
         assert summary["status"] == "launcher_died" and "training run" in summary["reason"]
     finally:
         kill_all(pids_in(pid_dir))
+
+
+def test_a_setsid_daemon_of_a_rank_dies_with_launcher_and_reaper(tmp_path):
+    """Issue 29 item 12: launcher and reaper SIGKILLed together; a rank's daemon in a session
+    of its own, outside every rank's process group, keeps the job's mark: the ranks, which
+    see the launcher go, end every process with that mark and this launcher's pid."""
+    import psutil
+
+    from conftest import FIXTURES
+
+    pid_dir = tmp_path / "pids"
+    pid_dir.mkdir()
+    proc = subprocess.Popen(
+        safelaunch_cmd("run", "--nproc", "2", "--no-preflight", "--no-minimal-test",
+                       str(FIXTURES / "setsid_daemon.py"), str(pid_dir)),
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pids: set[int] = set()
+    try:
+        pids = _wait_for_pids(pid_dir, 3)
+        daemon = int((pid_dir / "daemon").read_text())
+        assert os.getsid(daemon) == daemon  # a session of its own
+        reaper = next(p for p in psutil.Process(proc.pid).children()
+                      if "safelaunch.supervisor.reaper" in " ".join(p.cmdline()))
+        reaper.kill()
+        proc.kill()
+        proc.wait()
+        assert wait_gone(pids, 5) == set()
+        # nobody was left to tidy up: what safelaunch created was private from the start
+        run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
+        assert not_private(run_dir) == []
+    finally:
+        kill_all(pids)

@@ -22,6 +22,7 @@ from safelaunch.config import RunConfig
 from safelaunch.console import Console
 from safelaunch.minimal_test import rank as mt
 from safelaunch.plan import build_plan, minimal_test_config
+from safelaunch.supervisor.rundir import private_dir
 
 # Tried in order when the NCCL test fails; the first that passes is the remedy.
 REMEDIES: list[tuple[str, dict[str, str]]] = [
@@ -131,7 +132,8 @@ def _attempt(base: RunConfig, options: MinimalTestOptions, folder: Path, label: 
     from safelaunch.supervisor.run import launch
 
     results = folder / "results"
-    results.mkdir(parents=True, exist_ok=True)
+    for private in (folder.parent, folder, results):  # minimal-test/, its attempt, results
+        private_dir(private)
     config = minimal_test_config(base, folder / "run", options.timeout, label)
     plan = build_plan(config, now=datetime.now(timezone.utc), short_id=secrets.token_hex(3),
                       cwd=Path.cwd())

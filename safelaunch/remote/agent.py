@@ -164,7 +164,10 @@ def start() -> None:
         _say_pid(ctl)
         return
     os.makedirs(ctl, exist_ok=True)
-    _write_atomic(spec_path, json.dumps({k: v for k, v in spec.items() if k != "env"}))
+    # written down without the --env values and with the script's secret arguments masked
+    shown = {k: v for k, v in spec.items() if k not in ("env", "shown_argv")}
+    shown["argv"] = spec.get("shown_argv", spec["argv"])
+    _write_atomic(spec_path, json.dumps(shown))
     first = os.fork()
     if first == 0:
         os.setsid()

@@ -35,6 +35,7 @@ import safelaunch
 from safelaunch import __version__, defaults
 from safelaunch.console import Console
 from safelaunch.errors import LinkLost, RemoteError, StartError, UsageError
+from safelaunch.redact import mask_argv_tail
 from safelaunch.remote import replies
 from safelaunch.remote.agent import extract
 from safelaunch.remote.calls import LINK_ERRORS, Agent, ChannelReader, run, shell_command
@@ -221,12 +222,13 @@ class RemoteSession:
         ``--run-dir``), ``extra_args`` before the user's run options; the run directory."""
         job, notice = self.job, self.console.notice
         run_dir = launch.run_dir or f"{defaults.RUNS_ROOT}/{run_id}"
+        argv = [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
+                *extra_args, *launch.run_args, launch.script, *launch.script_args]
         spec = {
             "ctl": job.ctl(run_id), "workdir": job.remote_dir, "run_id": run_id,
             "lib": self._lib(), "env": launch.env,
             "run_dir": str(PurePosixPath(job.remote_dir) / run_dir),
-            "argv": [executable, "-m", "safelaunch", "run", "--run-dir", run_dir,
-                     *extra_args, *launch.run_args, launch.script, *launch.script_args],
+            "argv": argv, "shown_argv": mask_argv_tail(argv, launch.script_args),
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
         answer = agent.call("start", stdin=json.dumps(spec).encode())

@@ -37,6 +37,8 @@ HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
 STACK_FILE_ENV = "SAFELAUNCH_STACK_FILE"
 RANK_PID_ENV = "SAFELAUNCH_RANK_PID"
 LAUNCHER_PID_ENV = "SAFELAUNCH_LAUNCHER_PID"
+JOB_ID_ENV = "SAFELAUNCH_JOB_ID"
+"""The job's mark, in the environment of every process of the job."""
 PR_SET_PDEATHSIG = 1
 COLLECTIVE_TIMEOUT_ENV = "SAFELAUNCH_COLLECTIVE_TIMEOUT"
 STACK_SIGNAL = signal.SIGRTMIN + 6 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
@@ -388,9 +390,33 @@ def _end_job_when_readable(fd: int) -> None:
 
     with contextlib.suppress(OSError, ValueError):
         select.select([fd], [], [])
+        _end_marked_processes()
         if os.getpgid(0) == os.getpid():  # a group of its own (torch starts ranks so)
             os.killpg(os.getpid(), signal.SIGKILL)
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _end_marked_processes() -> None:
+    """SIGKILL every process whose environment carries this job's mark and this launcher's
+    pid: a daemon a rank started in a session of its own (``setsid``) is in no rank's process
+    group, and with the launcher and its reaper both dead nobody else would find it.  (A
+    process that dropped its environment, ``env -i``, carries no mark and is not found.)"""
+    job, launcher = os.environ.get(JOB_ID_ENV), os.environ.get(LAUNCHER_PID_ENV)
+    if not job or not launcher:
+        return
+    marks = {f"{JOB_ID_ENV}={job}".encode(), f"{LAUNCHER_PID_ENV}={launcher}".encode()}
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                environ = set(fh.read().split(b"\0"))
+        except OSError:
+            continue
+        if marks <= environ:
+            with contextlib.suppress(OSError):
+                os.kill(int(entry), signal.SIGKILL)
 
 
 def _parent_death_signal(launcher: int) -> None:
@@ -426,7 +452,8 @@ def activate() -> bool:
     stack_path = os.environ.get(STACK_FILE_ENV)
     if stack_path:
         try:
-            _STACK_FILE = open(stack_path, "w", encoding="utf-8")  # noqa: SIM115 - lives on
+            fd = os.open(stack_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            _STACK_FILE = os.fdopen(fd, "w", encoding="utf-8")  # lives on; 0600: the run dir's
             faulthandler.register(STACK_SIGNAL, file=_STACK_FILE, all_threads=True, chain=False)
             _P["stack_ready"](beat.mm, 1)
         except (OSError, ValueError, RuntimeError):

@@ -48,6 +48,7 @@ from safelaunch.errors import StartError, UsageError
 from safelaunch.signals import handlers_installed
 from safelaunch.supervisor.launch_checks import check_launch_config, check_nproc
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
+from safelaunch.supervisor.rundir import NO_SPACE, no_space_message, open_private
 
 ENGINE_LOGGER = "torch.distributed"
 SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"
@@ -236,6 +237,7 @@ class EngineLogs:
         self._logger.propagate = False
 
     def to_file(self, path: Path) -> None:
+        os.close(open_private(path))  # created 0600; the handler appends to it
         handler = logging.FileHandler(path, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         self._memory.setTarget(handler)
@@ -391,6 +393,9 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
                 else "--standalone on a single node: a free port of its own")
         return StartError(f"rendezvous port {where} is already in use on this machine; pass a "
                           f"free --master-port (or {pick})")
+    if isinstance(exc, OSError) and exc.errno in NO_SPACE and exc.filename:
+        folder = Path(os.fsdecode(exc.filename)).parent  # a rank's log in the run directory
+        return StartError(f"the workers could not be started: {no_space_message(folder, exc)}")
     if not _raised_in_rendezvous(exc):
         hint = (" (--numa-binding needs GPUs)" if getattr(config, "numa_options", None)
                 and "CUDA" in text else "")

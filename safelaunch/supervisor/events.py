@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch.redact import mask, process_secrets
+from safelaunch.supervisor.rundir import open_private
 
 
 class EventLog:
     def __init__(self, path: Path) -> None:
-        self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed in close()
+        # 0600 as every file of the run directory; closed in close()
+        self._fh = os.fdopen(open_private(path), "a", encoding="utf-8")
         self._lock = threading.Lock()
         self._start = time.monotonic()
 

@@ -23,7 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from safelaunch.redact import REDACTED, has_shapes, mask_shapes_bytes, process_secrets
+from safelaunch.redact import (
+    REDACTED,
+    has_shapes,
+    mask_shapes_bytes,
+    mask_short_bytes,
+    process_secrets,
+)
 from safelaunch.supervisor.rundir import write_all
 
 READ_SIZE = 1 << 16
@@ -171,7 +177,9 @@ class LogCollector:
         self._fifo_dir = fifo_dir
         self._console = console
         self._console_ranks = console_ranks
-        self._secrets = [(s.encode(), REDACTED.encode()) for s in process_secrets()]
+        secrets = process_secrets()
+        self._secrets = [(s.encode(), REDACTED.encode()) for s in secrets.values]
+        self._short = [(name.encode(), value.encode()) for name, value in secrets.short]
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -326,7 +334,7 @@ class LogCollector:
     def _masked(self, lines: list[bytes]) -> list[bytes]:
         """``lines`` with the known secrets and the secret-looking shapes masked."""
         shapes = has_shapes(b"\n".join(lines))
-        if self._secrets or shapes:
+        if self._secrets or self._short or shapes:
             return [self._mask(line, shapes) for line in lines]
         return lines
 
@@ -377,6 +385,8 @@ class LogCollector:
         for secret, replacement in self._secrets:
             if secret in line:
                 line = line.replace(secret, replacement)
+        if self._short:
+            line = mask_short_bytes(line, self._short)
         return mask_shapes_bytes(line) if shapes and has_shapes(line) else line
 
     def _write_file(self, rank: int, data: bytes) -> None:

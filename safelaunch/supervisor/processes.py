@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 
 import psutil
 
-JOB_ID_ENV = "SAFELAUNCH_JOB_ID"
+from safelaunch.runtime import rank as rank_runtime
+
+JOB_ID_ENV = rank_runtime.JOB_ID_ENV
 POLL_S = 0.05
 KILL_WAIT_S = 3.0
 

@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from safelaunch.supervisor.processes import JOB_ID_ENV, job_processes, stop_processes
 from safelaunch.supervisor.result import RankState, RunStatus
-from safelaunch.supervisor.rundir import write_summary
+from safelaunch.supervisor.rundir import make_private, open_private, write_summary
 
 REAPER_GRACE_CAP_S = 2.0
 
@@ -58,7 +58,7 @@ class ReaperHandle:
     def _spawn(self) -> subprocess.Popen[bytes]:
         env = {k: v for k, v in os.environ.items() if k != JOB_ID_ENV}
         try:
-            log: IO[bytes] | int = open(self._log, "ab")  # noqa: SIM115 - handed to the child
+            log: IO[bytes] | int = os.fdopen(open_private(self._log), "ab")  # to the child
         except OSError:
             log = subprocess.DEVNULL  # the run directory is gone or full: the reaper still runs
         try:
@@ -319,6 +319,7 @@ def main(argv: list[str]) -> int:
     })
     for folder in scratch:
         _remove_scratch(folder)
+    make_private(run_dir)  # what the ranks and torch wrote with their own modes
     if not (run_dir / "summary.json").exists():
         stopped = set(report.terminated) | set(report.killed)
         write_summary(run_dir, job_id, launcher_died_summary(run_dir, stage, stopped))

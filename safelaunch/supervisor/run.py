@@ -26,7 +26,7 @@ from safelaunch.console import Console, display_path
 from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.plan import LaunchPlan, check_entrypoint
 from safelaunch.ports import port_taken
-from safelaunch.redact import redact_env
+from safelaunch.redact import mask_args, mask_argv_tail, redact_env, use_script_args
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitWatcher
 from safelaunch.supervisor.jobview import JobView, store_address
@@ -36,9 +36,11 @@ from safelaunch.supervisor.reaper import ReaperHandle
 from safelaunch.supervisor.rendezvous import RendezvousWatch, waiting_for
 from safelaunch.supervisor.result import RunOutcome, RunStatus
 from safelaunch.supervisor.rundir import (
+    NO_SPACE,
     create_run_dir,
     make_private,
     mask_files,
+    no_space_message,
     write_json,
     write_summary,
 )
@@ -63,7 +65,8 @@ def _write_start_files(plan: LaunchPlan, argv: list[str], cwd: Path) -> None:
         "argv": argv, "cwd": str(cwd), "torchrun_args": plan.torchrun_argv,
     })
     write_json(run_dir / "config.json", {
-        **plan.config.to_json(), "run_id": plan.run_id, "run_dir": str(run_dir),
+        **plan.config.to_json(), "script_args": mask_args(plan.config.script_args),
+        "run_id": plan.run_id, "run_dir": str(run_dir),
         "master_addr": plan.master_addr, "master_port": plan.master_port,
     })
     write_json(run_dir / "env.json", redact_env(dict(os.environ)))
@@ -105,6 +108,9 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
     """Everything before the first rank starts; raises for bad input (nothing is created)."""
     cwd = Path.cwd()
     check_entrypoint(plan.config, cwd)
+    script_args = plan.config.script_args
+    use_script_args(script_args)
+    argv = mask_argv_tail(argv, script_args)  # what is recorded; the ranks get them whole
     with warnings.catch_warnings():
         # torch warns at import about optional parts (numpy) that only matter to the ranks
         warnings.simplefilter("ignore")
@@ -115,11 +121,16 @@ def prepare(plan: LaunchPlan, argv: list[str]) -> Prepared:
         plan.torchrun_argv, plan.config.script_args, torch_logs=plan.config.torch_logs)
     check_master_port(plan)  # after torch's own parsing: a bad value is named first
     create_run_dir(plan.run_dir, plan.runs_root)
-    _write_start_files(plan, argv, cwd)
-    events = EventLog(plan.run_dir / "events.jsonl")
-    events.record("run_started", run_id=plan.run_id, argv=argv,
-                  rank_command=[cmd, *cmd_args])
-    engine_logs.to_file(plan.run_dir / "launcher.log")
+    try:
+        _write_start_files(plan, argv, cwd)
+        events = EventLog(plan.run_dir / "events.jsonl")
+        events.record("run_started", run_id=plan.run_id, argv=argv,
+                      rank_command=mask_argv_tail([cmd, *cmd_args], script_args))
+        engine_logs.to_file(plan.run_dir / "launcher.log")
+    except OSError as exc:  # the run directory cannot take even its first files
+        if exc.errno not in NO_SPACE:
+            raise
+        raise StartError(no_space_message(plan.run_dir, exc)) from exc
     return Prepared(plan, argv, engine, launch_config, cmd, cmd_args, events, omp_before)
 
 

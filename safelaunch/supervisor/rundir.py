@@ -32,6 +32,34 @@ from safelaunch.redact import mask, process_secrets
 
 LATEST_LINK = "latest"
 CLAIM_FILE = ".safelaunch-run"
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+"""A full disk, a full quota, or a file system out of inodes (ENOSPC with bytes free)."""
+
+
+def no_space_message(path: Path, exc: OSError) -> str:
+    """One line for a run directory that cannot take a file: says when it is the inodes
+    (every file needs one) and not the bytes that ran out."""
+    reason = exc.strerror or str(exc)
+    inodes = out_of_inodes(path)
+    if inodes:
+        reason += f" ({inodes})"
+    return (f"no space left for run directory {path}: {reason}; free space or pass --run-dir "
+            "on another file system")
+
+
+def out_of_inodes(path: Path) -> str | None:
+    """What to say when the file system of ``path`` has no free inode left, else None."""
+    folder = path
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    if st.f_files and st.f_favail == 0:
+        return (f"no free inodes: the file system is out of files, with "
+                f"{st.f_bavail * st.f_frsize >> 20} MiB free")
+    return None
 
 
 def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
@@ -47,20 +75,31 @@ def create_run_dir(run_dir: Path, runs_root: Path | None) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
         _claim(run_dir)
         run_dir.chmod(0o700)  # it holds the environment and the ranks' output: the user's only
-        (run_dir / "errors").mkdir(exist_ok=True)
-        (run_dir / "stacks").mkdir(exist_ok=True)
+        for folder in ("errors", "stacks"):
+            private_dir(run_dir / folder)
         probe = run_dir / ".write-test"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise StartError(f"no space left for run directory {run_dir}: {reason}") from exc
+        if exc.errno in NO_SPACE:
+            raise StartError(no_space_message(run_dir, exc)) from exc
         raise RunDirError(
             f"cannot write run directory {run_dir}: {reason}; choose another with --run-dir"
         ) from exc
     if runs_root is not None:
         _point_latest(runs_root, run_dir)
+
+
+def private_dir(path: Path) -> None:
+    """A folder of the run directory, for the user only (``0700`` whatever the umask)."""
+    path.mkdir(mode=0o700, exist_ok=True)
+    path.chmod(0o700)
+
+
+def open_private(path: Path) -> int:
+    """A file of the run directory opened for appending, created ``0600``."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
 
 
 def _claim(run_dir: Path) -> None:
@@ -195,14 +234,15 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def make_private(run_dir: Path, limit: int = 100_000) -> None:
-    """Files of the run directory for the user only (ranks and torch create some with their
-    own mode; the directory itself is already 0700)."""
+    """Files and folders of the run directory for the user only: ranks and torch create some
+    with their own mode (an error report, a stack dump, a folder of the debug variables).
+    Links are left alone (``chmod`` would follow them out of the run directory)."""
     for count, path in enumerate(run_dir.rglob("*")):
         if count >= limit:
             break
         with contextlib.suppress(OSError):
             mode = path.lstat().st_mode
-            if stat.S_ISREG(mode) and mode & 0o077:
+            if (stat.S_ISREG(mode) or stat.S_ISDIR(mode)) and mode & 0o077:
                 path.chmod(stat.S_IMODE(mode) & 0o700)
 
 
