@@ -138,55 +138,71 @@ def _size(n: float) -> str:
 
 
 def check_gpus(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> list[CheckResult]:
-    if gpus is None or not gpus:
-        why = "nvidia-smi not found" if gpus is None else "nvidia-smi lists no GPU"
-        status = Status.FAIL if inp.expect_gpus else Status.SKIP
-        return [CheckResult("gpus", status, f"no GPU ({why}); ranks use gloo on CPU",
-                            "install the NVIDIA driver or run on a GPU machine"
-                            if inp.expect_gpus else "")]
+    if not gpus:
+        return [_no_gpu(inp, gpus)]
     results = []
     visible_env = inp.environ.get("CUDA_VISIBLE_DEVICES")
     visible = gpu.visible_indices(gpus, visible_env)
     if visible is None:
-        results.append(CheckResult(
+        return [CheckResult(
             "CUDA_VISIBLE_DEVICES", Status.FAIL,
             f"CUDA_VISIBLE_DEVICES={visible_env!r} names a GPU that does not exist "
             f"(GPUs: {', '.join(str(g.index) for g in gpus)})",
-            "fix or unset CUDA_VISIBLE_DEVICES"))
-        return results
+            "fix or unset CUDA_VISIBLE_DEVICES")]
     if visible_env is not None:
         results.append(CheckResult("CUDA_VISIBLE_DEVICES", Status.PASS,
                                    f"CUDA_VISIBLE_DEVICES={visible_env}"))
-    if inp.nproc is not None and inp.expect_gpus and inp.nproc > len(visible):
-        results.append(CheckResult(
-            "gpus", Status.FAIL, f"--nproc {inp.nproc} but only {len(visible)} GPU(s) visible",
-            f"use --nproc {len(visible)} or make more GPUs visible"))
-    else:
-        results.append(CheckResult("gpus", Status.PASS, f"{len(visible)} GPU(s) visible: "
-                                   f"{gpus[0].name}, driver {gpus[0].driver}"))
+    results.append(_enough_gpus(inp, gpus, visible))
     used = [g for g in gpus if g.index in visible][: inp.nproc or len(gpus)]
-    hot = [g for g in used if (g.temperature or 0) >= THRESHOLDS["temperature_warn_c"]]
-    ecc = [g for g in used if (g.ecc_uncorrected or 0) > 0]
-    if ecc:
-        results.append(CheckResult(
-            "gpu health", Status.FAIL,
-            "uncorrected ECC errors on GPU " + ", ".join(
-                f"{g.index} ({g.ecc_uncorrected})" for g in ecc),
-            "this GPU is faulty: ask the provider for another machine"))
-    elif hot:
-        results.append(CheckResult(
-            "gpu health", Status.WARN,
-            "hot GPU(s): " + ", ".join(f"{g.index} at {g.temperature} C" for g in hot),
-            "check cooling; thermal throttling slows every rank to the slowest GPU"))
-    else:
-        results.append(CheckResult("gpu health", Status.PASS,
-                                   "no uncorrected ECC errors, temperatures normal"))
+    results.append(_gpu_health(used))
     return results
 
 
+def _no_gpu(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
+    why = "nvidia-smi not found" if gpus is None else "nvidia-smi lists no GPU"
+    status = Status.FAIL if inp.expect_gpus else Status.SKIP
+    return CheckResult("gpus", status, f"no GPU ({why}); ranks use gloo on CPU",
+                       "install the NVIDIA driver or run on a GPU machine"
+                       if inp.expect_gpus else "")
+
+
+def _enough_gpus(inp: PreflightInput, gpus: list[gpu.Gpu], visible: list[int]) -> CheckResult:
+    if inp.nproc is not None and inp.expect_gpus and inp.nproc > len(visible):
+        return CheckResult(
+            "gpus", Status.FAIL, f"--nproc {inp.nproc} but only {len(visible)} GPU(s) visible",
+            f"use --nproc {len(visible)} or make more GPUs visible")
+    return CheckResult("gpus", Status.PASS, f"{len(visible)} GPU(s) visible: "
+                       f"{gpus[0].name}, driver {gpus[0].driver}")
+
+
+def _gpu_health(used: list[gpu.Gpu]) -> CheckResult:
+    """Uncorrected ECC errors (a faulty GPU) before temperatures (throttling)."""
+    ecc = [g for g in used if (g.ecc_uncorrected or 0) > 0]
+    if ecc:
+        return CheckResult(
+            "gpu health", Status.FAIL,
+            "uncorrected ECC errors on GPU " + ", ".join(
+                f"{g.index} ({g.ecc_uncorrected})" for g in ecc),
+            "this GPU is faulty: ask the provider for another machine")
+    hot = [g for g in used if (g.temperature or 0) >= THRESHOLDS["temperature_warn_c"]]
+    if hot:
+        return CheckResult(
+            "gpu health", Status.WARN,
+            "hot GPU(s): " + ", ".join(f"{g.index} at {g.temperature} C" for g in hot),
+            "check cooling; thermal throttling slows every rank to the slowest GPU")
+    return CheckResult("gpu health", Status.PASS, "no uncorrected ECC errors, temperatures normal")
+
+
+def _gpus_in_use(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> int:
+    if not gpus:
+        return 0
+    return len(gpus) if inp.nproc is None else min(inp.nproc, len(gpus))
+
+
 def check_topology(inp: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
-    if not gpus or len(gpus) < 2 or (inp.nproc is not None and inp.nproc < 2):
+    if _gpus_in_use(inp, gpus) < 2:
         return CheckResult("gpu topology", Status.SKIP, "fewer than two GPUs in use")
+    assert gpus is not None
     links = gpu.topology()
     if links is None:
         return CheckResult("gpu topology", Status.SKIP, "nvidia-smi topo -m not available")
