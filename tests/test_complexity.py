@@ -26,7 +26,6 @@ PACKAGE = Path(safelaunch.__file__).parent
 ALLOWED: dict[str, int] = {
     "supervisor/hangs.py::analyze": 25,
     "supervisor/hangs.py::merge_reports": 16,
-    "supervisor/hangs.py::find_stalls": 16,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from safelaunch.plan import HangPolicy
-from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
+from safelaunch.runtime.beatfile import EXIT_PHASE, EXIT_WINDOW_S, INIT_DONE, INIT_ENTERED, Snapshot
 from safelaunch.supervisor.hangs import (
     HangReport,
     RankView,
@@ -54,6 +54,21 @@ def test_stall_needs_more_than_the_limit():
     views = [view(0, beat_time=95.0), view(1, beat_time=89.0)]
     stalls = find_stalls(views, POLICY, 10, now=100.0)
     assert [s.rank for s in stalls] == [1]
+
+
+def test_a_rank_exiting_has_the_exit_window_not_the_hang_timeout():
+    """A script that ended and whose interpreter takes a while to exit (a loaded machine,
+    exit handlers, torch's teardown) is not hung; one stuck there past the window is."""
+    exiting = view(0, beat_time=90.0, phase_name=EXIT_PHASE, phase_start=90.0,
+                   phase_timeout=EXIT_WINDOW_S)
+    assert find_stalls([exiting], POLICY, 10, now=90.0 + EXIT_WINDOW_S - 1) == []
+    (stall,) = find_stalls([exiting], POLICY, 10, now=90.0 + EXIT_WINDOW_S + 1)
+    assert stall.limit_s == EXIT_WINDOW_S and stall.limit_name.startswith("exit timeout")
+    # a hang timeout longer than the window wins; a thread still working keeps it alive
+    assert find_stalls([exiting], POLICY, 600, now=90.0 + EXIT_WINDOW_S + 1) == []
+    working = replace(exiting.beat, beat_time=90.0 + EXIT_WINDOW_S)
+    assert find_stalls([replace(exiting, beat=working)], POLICY, 10,
+                       now=90.0 + EXIT_WINDOW_S + 1) == []
 
 
 def test_startup_timeout_before_first_step_and_phase_timeout():

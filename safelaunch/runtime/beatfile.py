@@ -45,6 +45,13 @@ SIZE = 320
 
 INIT_NONE, INIT_ENTERED, INIT_DONE = 0, 1, 2
 
+EXIT_PHASE = "exiting"
+"""The phase a rank is in once its script has ended: the interpreter waits for the script's
+threads, runs exit handlers, and torch tears its process groups down."""
+EXIT_WINDOW_S = 60.0
+"""How long a rank may take to exit before it counts as hung (or the hang timeout, when that
+is longer): a loaded machine needs seconds, a teardown stuck on a lost peer never ends."""
+
 
 def create(path: Path) -> None:
     """A zeroed record for a rank that is about to start (replaces an older attempt's)."""

@@ -16,6 +16,7 @@ Nothing here imports torch, and nothing raises into the user's code.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import faulthandler
 import functools
@@ -25,6 +26,7 @@ import re
 import signal
 import struct
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from types import FunctionType, ModuleType
@@ -219,6 +221,27 @@ def phase(name: str, timeout: float | None = None) -> Iterator[None]:
         else:
             beat.set_phase("", 0.0, 0.0)
         beat.progress(time.monotonic())
+
+
+def _exiting() -> None:
+    """The script has ended: from now on the rank is exiting, which may take a while on a
+    loaded machine and is no hang unless it lasts (``beatfile.EXIT_WINDOW_S``)."""
+    beat = _BEAT
+    if beat is not None and beat.enabled:
+        beat.set_phase(beatfile.EXIT_PHASE, time.monotonic(), beatfile.EXIT_WINDOW_S)
+
+
+def _when_exit_begins(fn: Callable[[], None]) -> None:
+    """Call ``fn`` as the interpreter starts to exit, before it waits for the script's
+    threads and before any atexit handler (threading's own hook), else as an atexit
+    handler (an interpreter without that hook)."""
+    register = getattr(threading, "_register_atexit", None)
+    try:
+        if register is None:
+            raise RuntimeError
+        register(fn)
+    except RuntimeError:
+        atexit.register(fn)
 
 
 # -- torch instrumentation -----------------------------------------------------------------
@@ -449,6 +472,7 @@ def activate() -> bool:
         return False
     _BEAT = beat
     os.register_at_fork(after_in_child=beat.disable)
+    _when_exit_begins(_exiting)
     stack_path = os.environ.get(STACK_FILE_ENV)
     if stack_path:
         try:

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from safelaunch.plan import HangPolicy
-from safelaunch.runtime.beatfile import INIT_DONE, INIT_ENTERED, Snapshot
+from safelaunch.runtime.beatfile import EXIT_PHASE, INIT_DONE, INIT_ENTERED, Snapshot
 
 UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number of batches per "
                "rank. Use DistributedSampler(dataset, drop_last=True) (and drop_last=True in "
@@ -122,6 +122,8 @@ def rank_limit(view: RankView, policy: HangPolicy, warm_limit: float | None,
                others_done: bool) -> tuple[float, str]:
     """(seconds allowed since the rank's last progress, what that limit is)."""
     beat = view.beat
+    if beat is not None and beat.phase_name == EXIT_PHASE:
+        return max(beat.phase_timeout, warm_limit or 0.0), "exit timeout (the script had ended)"
     if beat is not None and beat.phase_name:
         return beat.phase_timeout, f"phase '{beat.phase_name}' timeout"
     if beat is None or not past_startup(beat) or warm_limit is None:
@@ -129,6 +131,17 @@ def rank_limit(view: RankView, policy: HangPolicy, warm_limit: float | None,
     if others_done and not beat.in_coll:
         return policy.startup_timeout, "startup timeout (the other ranks have finished)"
     return warm_limit, "hang timeout"
+
+
+def _silent_since(view: RankView) -> float:
+    """Since when the rank has been silent: a phase counts from its start, the exit phase
+    from its start or the rank's last progress (a thread of the script may still work)."""
+    beat = view.beat
+    if beat is None or not beat.phase_name:
+        return view.last_progress()
+    if beat.phase_name == EXIT_PHASE:
+        return max(beat.phase_start, view.last_progress())
+    return beat.phase_start
 
 
 @dataclass
@@ -151,10 +164,7 @@ def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | N
         if others_done and view.beat is not None and view.beat.forwards > most_forwards > 0:
             others_done = False  # it ran a DDP forward the others never ran: it waits in backward
         limit, name = rank_limit(view, policy, warm_limit, others_done)
-        if view.beat is not None and view.beat.phase_name:
-            silent = now - max(view.beat.phase_start, not_before)
-        else:
-            silent = now - max(view.last_progress(), not_before)
+        silent = now - max(_silent_since(view), not_before)
         if silent > limit:
             stalls.append(Stall(view.rank, silent, limit, name))
     return stalls
