@@ -176,6 +176,12 @@ def compare(case: Case, torch_result: Result, ours: Result, launch_env: dict[str
         compare_rank(relative(dump, torch_result.cwd), relative(ours.dumps[key], ours.cwd),
                      launch_env, f"{case.name} {key}")
     if case.outcome not in ("usage", "start"):
-        assert payload_lines(torch_result.console, False) == payload_lines(ours.console), (
-            case.name, torch_result.console, ours.console)
+        theirs, mine = payload_lines(torch_result.console, False), payload_lines(ours.console)
+        if case.outcome.startswith("rank:"):
+            # a failing rank makes the launcher stop the others: a rank still printing then
+            # may lose its last lines under either launcher, as the race goes
+            assert theirs <= mine or mine <= theirs, (case.name, torch_result.console,
+                                                      ours.console)
+        else:
+            assert theirs == mine, (case.name, torch_result.console, ours.console)
     assert log_tree(torch_result.logs) == log_tree(ours.logs), case.name

@@ -45,9 +45,7 @@ def test_stopped_rank_is_the_culprit(tmp_path, attempt):
             time.sleep(0.1)
         pid = _workers(run_dir)[1]
         os.kill(pid, signal.SIGSTOP)
-        stopped_at = time.monotonic()
         _, err = proc.communicate(timeout=60)
-        took = time.monotonic() - stopped_at
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -58,4 +56,3 @@ def test_stopped_rank_is_the_culprit(tmp_path, attempt):
     assert any("rank 1 is stopped (state T" in f for f in (f["text"] for f in hang["findings"])), hang["findings"]
     assert hang["hint"] is None  # no uneven-batches fix without the evidence for it
     assert sorted(hang["stack_files"]) == ["0", "1"], (hang["stack_files"], hang["stack_missing"])
-    assert took < TIMEOUT + 8, took  # the hang timeout, the stacks, a 2 s goodbye
