@@ -21,6 +21,7 @@ from safelaunch.console import Console, display_path
 from safelaunch.plan import LaunchPlan
 from safelaunch.redact import mask, process_secrets
 from safelaunch.runtime import beatfile
+from safelaunch.runtime.flight import FR_DUMP_ENV, FR_REQUEST_ENV
 from safelaunch.runtime.rank import (
     COLLECTIVE_TIMEOUT_ENV,
     HEARTBEAT_FILE_ENV,
@@ -28,7 +29,8 @@ from safelaunch.runtime.rank import (
     STACK_FILE_ENV,
 )
 from safelaunch.signals import handlers_installed
-from safelaunch.supervisor import oom, stacks
+from safelaunch.supervisor import flight, oom, stacks
+from safelaunch.supervisor.collectives import DUMP_DIR, analyze_dumps
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.hangs import (
@@ -144,11 +146,16 @@ class Supervisor:
     def heartbeat_file(self, attempt: int, global_rank: int) -> Path:
         return self._work_dir / f"a{attempt}-rank{global_rank}.hb"
 
+    def request_fifo(self, attempt: int, global_rank: int) -> Path:
+        return self._work_dir / f"a{attempt}-rank{global_rank}.fr"
+
     def rank_env(self, attempt: int, global_rank: int,
                  error_file: str | None = None) -> dict[str, str]:
         run_dir = self.plan.run_dir
         beat = self.heartbeat_file(attempt, global_rank)
         beatfile.create(beat)
+        fifo = self.request_fifo(attempt, global_rank)
+        flight.create_fifo(fifo)
         # torchrun's --log-dir decides where the rank writes its error report; else the run dir
         error_file = error_file or str(error_file_path(run_dir, attempt, global_rank))
         self._error_files[(attempt, global_rank)] = Path(error_file)
@@ -160,6 +167,8 @@ class Supervisor:
             HEARTBEAT_FILE_ENV: str(beat),
             LAUNCHER_PID_ENV: str(os.getpid()),
             STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
+            FR_REQUEST_ENV: str(fifo),
+            FR_DUMP_ENV: str(flight.dump_path(run_dir / DUMP_DIR, global_rank)),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
         }
@@ -316,6 +325,10 @@ class Supervisor:
                                  f"{display_path(self.plan.run_dir / 'stacks')}")
             for g, why in sorted(report.stack_missing.items()):
                 self._console.notice(f"  no stack for rank {g}: {why}")
+            if report.flight_recorder_files:
+                self._console.notice(
+                    f"flight-recorder dumps of {len(report.flight_recorder_files)} rank(s) in "
+                    f"{display_path(self.plan.run_dir / DUMP_DIR)} (torchfrtrace reads them)")
             self._events.record("hang_detected", **report.to_json())
             self.hang = report
             self._stop.set()
@@ -332,18 +345,28 @@ class Supervisor:
         pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
         states = {g: letter for g, pid in pids.items()
                   if (letter := process_letter(process_status(pid))) is not None}
+        # The flight-recorder dumps are asked for first and written while the stacks are taken.
+        asked = flight.ask({v.rank: flight.DumpTarget(
+            self.request_fifo(self.attempt, v.rank), v.alive,
+            v.beat is not None and v.beat.fr_ready, states.get(v.rank)) for v in views},
+            self.plan.run_dir / DUMP_DIR)
         taken = stacks.capture(
             {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
             self.plan.run_dir / "stacks", self.plan.config.stack_dump)
+        dumps, no_dump = flight.gather(asked)
+        collectives = analyze_dumps(dumps, no_dump) if dumps else None
         texts = {g: stacks.read_dump(path) for g, path in taken.files.items()}
         natives = {g: stacks.read_dump(path) for g, path in taken.native.items()}
         places = {g: where for g, text in texts.items()
                   if (where := stacks.place(text, natives.get(g))) is not None}
-        report = analyze(views, stalls, states, places)
+        report = analyze(views, stalls, states, places, collectives)
         report.stack_method = taken.method
         report.stack_files = {g: str(path) for g, path in taken.files.items()}
         report.native_stack_files = {g: str(path) for g, path in taken.native.items()}
         report.stack_missing = dict(taken.missing)
+        report.flight_recorder_files = {g: str(flight.dump_path(asked.folder, g))
+                                        for g in sorted(dumps)}
+        report.flight_recorder_missing = dict(sorted(no_dump.items()))
         for g, text in sorted(texts.items()):
             report.stacks[g] = stacks.top_frames(text)
         return report
