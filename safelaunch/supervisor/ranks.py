@@ -354,7 +354,8 @@ class Supervisor:
             {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
             self.plan.run_dir / "stacks", self.plan.config.stack_dump)
         dumps, no_dump = flight.gather(asked)
-        collectives = analyze_dumps(dumps, no_dump) if dumps else None
+        recorded = any(d.get("entries") for d in dumps.values())  # not with a buffer of 0
+        collectives = analyze_dumps(dumps, no_dump) if recorded else None
         texts = {g: stacks.read_dump(path) for g, path in taken.files.items()}
         natives = {g: stacks.read_dump(path) for g, path in taken.native.items()}
         places = {g: where for g, text in texts.items()
