@@ -286,13 +286,17 @@ def analyze_dumps(dumps: dict[int, dict[str, Any]], missing: dict[int, str]) -> 
     for group in groups:
         for rank in group.members:
             if rank not in dumps:
-                missing.setdefault(rank, "no dump in the folder")
+                missing.setdefault(rank, "no dump in the folder (another node's rank, or "
+                                         "not asked)")
     findings: list[HangFinding] = []
     if missing and dumps:
+        by_reason: dict[str, list[int]] = {}
+        for rank, why in sorted(missing.items()):
+            by_reason.setdefault(why, []).append(rank)
         findings.append(HangFinding(
             FindingKind.FLIGHT_RECORDER_MISSING, [],
-            "; ".join(f"no flight-recorder dump from rank {r}: {why}"
-                      for r, why in sorted(missing.items()))
+            "; ".join(f"no flight-recorder dump from {_ranks(ranks)}: {why}"
+                      for why, ranks in by_reason.items())
             + f" (the analysis uses {_ranks(dumps)})"))
     for group in groups:
         found = _desync(group) or _not_entered(group, set(dumps))

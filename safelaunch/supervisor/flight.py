@@ -23,10 +23,16 @@ WAIT_S = 5.0
 and a large buffer take longer)."""
 
 
-def create_fifo(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
-    os.mkfifo(path, 0o600)
+def create_fifo(path: Path) -> bool:
+    """The request pipe of one rank; False where it cannot be made (a filesystem without
+    FIFOs): that rank then gets no dump request."""
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        os.mkfifo(path, 0o600)
+    except OSError:
+        return False
+    return True
 
 
 def dump_path(folder: Path, rank: int) -> Path:

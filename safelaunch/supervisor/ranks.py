@@ -155,7 +155,7 @@ class Supervisor:
         beat = self.heartbeat_file(attempt, global_rank)
         beatfile.create(beat)
         fifo = self.request_fifo(attempt, global_rank)
-        flight.create_fifo(fifo)
+        dumps = flight.create_fifo(fifo)
         # torchrun's --log-dir decides where the rank writes its error report; else the run dir
         error_file = error_file or str(error_file_path(run_dir, attempt, global_rank))
         self._error_files[(attempt, global_rank)] = Path(error_file)
@@ -167,11 +167,12 @@ class Supervisor:
             HEARTBEAT_FILE_ENV: str(beat),
             LAUNCHER_PID_ENV: str(os.getpid()),
             STACK_FILE_ENV: str(run_dir / "stacks" / f"rank{global_rank}.txt"),
-            FR_REQUEST_ENV: str(fifo),
-            FR_DUMP_ENV: str(flight.dump_path(run_dir / DUMP_DIR, global_rank)),
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
         }
+        if dumps:
+            env[FR_REQUEST_ENV] = str(fifo)
+            env[FR_DUMP_ENV] = str(flight.dump_path(run_dir / DUMP_DIR, global_rank))
         if self.plan.config.collective_timeout is not None:
             env[COLLECTIVE_TIMEOUT_ENV] = f"{self.plan.config.collective_timeout:g}"
         return env

@@ -125,3 +125,11 @@ def test_dumps_are_read_as_plain_data_only(tmp_path: Path):
     assert read_dumps(tmp_path) == {0: good}
     assert load_dump(pickle.dumps({"no": "entries"})) is None
     assert read_dumps(tmp_path / "missing") == {}
+
+
+def test_ranks_without_a_dump_are_grouped_by_reason():
+    dumps = {0: dump(*loop(3), ranks="[0, 1, 2, 3]")}
+    report = analyze_dumps(dumps, {1: "it exited"})
+    assert report.findings[0].text == (
+        "no flight-recorder dump from rank 1: it exited; no flight-recorder dump from ranks 2, "
+        "3: no dump in the folder (another node's rank, or not asked) (the analysis uses rank 0)")
