@@ -22,7 +22,7 @@ class Entry:
     value: str
     why: str
     nccl_only: bool = False
-    """Only when the ranks use NCCL (the flight recorder crashes gloo-only jobs at exit)."""
+    """Only when the ranks use NCCL (torch's NCCL dump file and dump-on-timeout settings)."""
     torch_min: tuple[int, int] | None = None
     torch_before: tuple[int, int] | None = None
     aliases: tuple[str, ...] = ()
@@ -46,14 +46,23 @@ FLIGHT_RECORDER_DUMP = [
           aliases=("TORCH_FR_DUMP_TEMP_FILE",)),
 ]
 
+FR_BUFFER_SIZE = "2000"
+"""Entries of torch's flight recorder (torch 2.15's own default for NCCL): a few hundred
+kilobytes per rank, dumped at a hang (see scripts/bench_flight_recorder.py for its cost)."""
+FLIGHT_RECORDER_ON = [
+    Entry("TORCH_FR_BUFFER_SIZE", FR_BUFFER_SIZE, "flight recorder on (the last collectives of "
+          "every process group, read at a hang)", torch_min=FR_RENAMED_IN,
+          aliases=("TORCH_NCCL_TRACE_BUFFER_SIZE",)),
+    # Before the rename only NCCL reads it, and gloo-only jobs were seen to abort at exit
+    # with the flight-recorder variables set: NCCL jobs only.
+    Entry("TORCH_NCCL_TRACE_BUFFER_SIZE", FR_BUFFER_SIZE, "NCCL flight recorder on (the last "
+          "collectives, read at a hang)", nccl_only=True, torch_before=FR_RENAMED_IN,
+          aliases=("TORCH_FR_BUFFER_SIZE",)),
+]
+
 BASIC: list[Entry] = [
     Entry("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1",
           "a failed or timed-out NCCL collective aborts the rank instead of hanging"),
-    Entry("TORCH_FR_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 collectives)",
-          nccl_only=True, torch_min=FR_RENAMED_IN, aliases=("TORCH_NCCL_TRACE_BUFFER_SIZE",)),
-    Entry("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000", "NCCL flight recorder on (last 2000 "
-          "collectives)", nccl_only=True, torch_before=FR_RENAMED_IN,
-          aliases=("TORCH_FR_BUFFER_SIZE",)),
     Entry("TORCH_FR_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times "
           "out (both NCCL backends of torch >= 2.15)", nccl_only=True,
           torch_min=FR_DUMP_ON_TIMEOUT_IN, aliases=("TORCH_NCCL_DUMP_ON_TIMEOUT",)),
@@ -83,8 +92,9 @@ SLOW_VARIABLES = {"CUDA_LAUNCH_BLOCKING": "it makes every CUDA kernel launch syn
 
 def profile(level: str) -> list[Entry]:
     """The entries of a level; later entries win (detail's NCCL_DEBUG=INFO over WARN).  At
-    every level, NCCL's flight-recorder dumps are pointed into the run directory."""
-    entries = {e.name: e for e in FLIGHT_RECORDER_DUMP}
+    every level the flight recorder is on (safelaunch dumps it at a hang) and NCCL's own
+    flight-recorder dumps are pointed into the run directory."""
+    entries = {e.name: e for e in (*FLIGHT_RECORDER_ON, *FLIGHT_RECORDER_DUMP)}
     if level in ("basic", "detail"):
         entries.update({e.name: e for e in BASIC})
     if level == "detail":

@@ -14,10 +14,24 @@ from safelaunch import debug_env
 NEW, OLD = (2, 13), (2, 4)
 
 
-def test_basic_on_cpu_skips_the_nccl_flight_recorder():
+def test_basic_on_cpu_keeps_the_flight_recorder_but_not_nccls_dump_file():
     env = debug_env.resolve("basic", {}, "/r", nccl=False, torch_version=NEW)
-    assert env.set == {"TORCH_NCCL_ASYNC_ERROR_HANDLING": "1", "PYTHONFAULTHANDLER": "1",
-                       "NCCL_DEBUG": "WARN"}
+    assert env.set == {"TORCH_FR_BUFFER_SIZE": "2000", "TORCH_NCCL_ASYNC_ERROR_HANDLING": "1",
+                       "PYTHONFAULTHANDLER": "1", "NCCL_DEBUG": "WARN"}
+
+
+def test_the_flight_recorder_is_on_at_every_level_and_the_users_size_wins():
+    for level in debug_env.LEVELS:
+        env = debug_env.resolve(level, {}, "/r", nccl=False, torch_version=NEW)
+        assert env.set["TORCH_FR_BUFFER_SIZE"] == "2000"
+    for mine in ({"TORCH_FR_BUFFER_SIZE": "0"}, {"TORCH_NCCL_TRACE_BUFFER_SIZE": "10"}):
+        env = debug_env.resolve("off", mine, "/r", nccl=False, torch_version=NEW)
+        assert "TORCH_FR_BUFFER_SIZE" not in env.set and env.kept == mine
+    # before torch 2.11 only NCCL reads the old name: gloo-only jobs get nothing
+    assert "TORCH_NCCL_TRACE_BUFFER_SIZE" not in debug_env.resolve(
+        "off", {}, "/r", nccl=False, torch_version=OLD).set
+    assert debug_env.resolve("off", {}, "/r", nccl=True,
+                             torch_version=OLD).set["TORCH_NCCL_TRACE_BUFFER_SIZE"] == "2000"
 
 
 def test_basic_with_nccl_names_follow_the_torch_version():
@@ -88,10 +102,11 @@ def test_user_values_are_never_overridden():
     assert not any("CUDA_LAUNCH_BLOCKING" in w for w in env.warnings)
 
 
-def test_off_only_points_nccl_dumps_into_the_run_dir():
-    assert debug_env.resolve("off", {}, "/r", nccl=False, torch_version=NEW).set == {}
-    assert list(debug_env.resolve("off", {}, "/r", nccl=True, torch_version=NEW).set) == [
-        "TORCH_FR_DUMP_TEMP_FILE"]
+def test_off_only_keeps_the_flight_recorder_with_nccl_dumps_in_the_run_dir():
+    assert debug_env.resolve("off", {}, "/r", nccl=False, torch_version=NEW).set == {
+        "TORCH_FR_BUFFER_SIZE": "2000"}
+    assert sorted(debug_env.resolve("off", {}, "/r", nccl=True, torch_version=NEW).set) == [
+        "TORCH_FR_BUFFER_SIZE", "TORCH_FR_DUMP_TEMP_FILE"]
 
 
 @pytest.mark.usefixtures("spawn")  # real processes

@@ -289,3 +289,45 @@ def test_hostile_stack_records_are_bounded():
     assert len(report.stack_hosts[9]) <= 100
     assert 7 not in report.stacks and len(report.stacks) <= 2 + 1024
     assert report.culprits == [0, 1]  # nobody named anyone
+
+
+def _flight(*findings):
+    from safelaunch.supervisor.collectives import CollectiveReport
+
+    return CollectiveReport([], list(findings), {}, 2)
+
+
+def test_the_flight_recorder_overrules_the_counters_and_keeps_the_agreeing_stacks():
+    from safelaunch.supervisor.findings import FindingKind, HangFinding
+    from safelaunch.supervisor.hangs import RankView, Stall, analyze
+    from safelaunch.supervisor.stacks import place
+
+    desync = HangFinding(FindingKind.COLLECTIVE_DESYNC, [1], "desync at #5 (pg 0): ...")
+    # the counters alone blame both ranks (same count, different names)
+    views = [view(0, in_coll=True, coll_name="all_reduce"),
+             view(1, in_coll=True, coll_name="broadcast")]
+    assert analyze(views, []).culprits == [0, 1]
+    report = analyze(views, [], flight=_flight(desync))
+    assert report.culprits == [1]
+    assert kinds(report) == [("collective_desync", [1])]
+    assert report.collectives is not None and report.collectives["dumps"] == 2
+    # a rank outside any collective: the recorder and the stacks agree, both are kept
+    not_entered = HangFinding(FindingKind.COLLECTIVE_NOT_ENTERED, [1], "rank 1 never entered")
+    views = [RankView(0, True, 0.0), RankView(1, True, 0.0)]
+    stalls = [Stall(r, 12.0, 10.0, "hang timeout") for r in (0, 1)]
+    places = {0: place(SPY_BACKWARD), 1: place(FH_USER_LOOP)}
+    report = analyze(views, stalls, {}, places, _flight(not_entered))
+    assert kinds(report) == [("collective_not_entered", [1]), ("stack_elsewhere", [1])]
+
+
+def test_a_stopped_rank_stays_the_culprit_and_the_recorder_says_where_the_others_wait():
+    from safelaunch.supervisor.findings import FindingKind, HangFinding
+    from safelaunch.supervisor.hangs import RankView, analyze
+
+    views = [RankView(0, True, 0.0), RankView(1, True, 0.0)]
+    missing = HangFinding(FindingKind.FLIGHT_RECORDER_MISSING, [], "no dump from rank 1")
+    waiting = HangFinding(FindingKind.COLLECTIVE_WAITING, [], "rank 0 waits in all_reduce #7")
+    report = analyze(views, [], {0: "S", 1: "T"}, flight=_flight(missing, waiting))
+    assert report.culprits == [1]
+    assert kinds(report) == [("process_state", [1]), ("flight_recorder_missing", []),
+                             ("collective_waiting", [])]

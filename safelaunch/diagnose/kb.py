@@ -16,7 +16,8 @@ import yaml
 
 from safelaunch.errors import ConfigError
 
-KNOWN_FACTS = {"hang", "uneven_steps", "shm_small", "minimal_test_failed", "oom_record",
+KNOWN_FACTS = {"hang", "uneven_steps", "collective_desync", "collective_not_entered",
+               "shm_small", "minimal_test_failed", "oom_record",
                "sigkill_not_oom", "exited_nonzero", "preflight_failed", "not_started",
                "remote_root", "root_lost_peer", "launcher_died"}
 EVIDENCE_SOURCES = ("patterns", "exceptions", "failures")

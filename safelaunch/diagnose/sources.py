@@ -21,6 +21,8 @@ from safelaunch.diagnose import launchers
 from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
+from safelaunch.supervisor.collectives import TORCH_DUMP_DIRS, analyze_dumps, read_dumps
+from safelaunch.supervisor.findings import FindingKind
 from safelaunch.supervisor.hangs import UNEVEN_KINDS
 from safelaunch.supervisor.result import PEER_GONE, RunStatus
 from safelaunch.supervisor.rundir import fallback_summary
@@ -116,6 +118,7 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
     if summary is None or not isinstance(summary.get("status"), str):
         _failure_from_rank_logs(logs)
         _unfinished_record(logs, run_dir / "events.jsonl")
+    _flight_recorder(logs, run_dir, summary)
     _minimal_test_fact(logs, _json(run_dir / "minimal_test.json"))
     _preflight_facts(logs, _json(run_dir / "preflight.json"))
     _exit_fact(logs)
@@ -272,6 +275,30 @@ def _hang_facts(logs: LogSet, findings: list[HangFinding]) -> None:
     uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
     if uneven:
         logs.add_fact("uneven_steps", uneven)
+    _collective_facts(logs, [(f.kind, f.text) for f in findings])
+
+
+COLLECTIVE_FACTS = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERED)
+
+
+def _collective_facts(logs: LogSet, findings: list[tuple[str, str]]) -> None:
+    for kind in COLLECTIVE_FACTS:
+        texts = [text for k, text in findings if k == kind]
+        if texts:
+            logs.add_fact(kind.value, texts)
+
+
+def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None) -> None:
+    """The flight-recorder dumps of the run directory where no hang analysis read them
+    (torch's NCCL watchdog dumps on a collective timeout; an older safelaunch)."""
+    if summary is not None and SummaryRecord.read(summary).hang_findings is not None:
+        return
+    for name in TORCH_DUMP_DIRS:
+        dumps = read_dumps(run_dir / name)
+        if dumps:
+            report = analyze_dumps(dumps, {})
+            _collective_facts(logs, [(f.kind, f.text) for f in report.findings])
+            return
 
 
 def _exit_fact(logs: LogSet) -> None:

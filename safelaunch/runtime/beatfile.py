@@ -36,6 +36,7 @@ FIELDS: dict[str, tuple[int, str]] = {
     "in_coll": (88, "<B"),
     "init_state": (89, "<B"),
     "stack_ready": (90, "<B"),
+    "fr_ready": (91, "<B"),
     "coll_name": (96, f"<{NAME_LEN}s"),
     "phase_name": (120, f"<{NAME_LEN}s"),
     "metrics": (144, f"<{METRICS_LEN}s"),
@@ -94,6 +95,8 @@ class Snapshot:
     """The last metrics given to ``safelaunch.heartbeat`` as JSON (possibly cut short)."""
     backwards: int = 0
     """Backward passes that reached a DDP model: each ends in DDP's gradient all_reduce."""
+    fr_ready: bool = False
+    """The runtime's flight-recorder thread waits for a dump request."""
 
     @property
     def started(self) -> bool:
@@ -111,6 +114,6 @@ def read(mm: mmap.mmap) -> Snapshot | None:
         return None
     for name in ("coll_name", "phase_name", "metrics"):
         values[name] = values[name].rstrip(b"\0").decode("utf-8", "replace")
-    for name in ("in_coll", "stack_ready"):
+    for name in ("in_coll", "stack_ready", "fr_ready"):
         values[name] = bool(values[name])
     return Snapshot(**values)

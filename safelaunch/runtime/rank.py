@@ -3,7 +3,8 @@
 ``activate`` runs from the ``sitecustomize`` that safelaunch puts first on the rank's
 ``PYTHONPATH``.  In the rank's own process (never in DataLoader workers or other helper
 processes, which inherit the environment) it opens the rank's heartbeat record, registers a
-signal that dumps every thread's stack, and, once the script imports torch, adds:
+signal that dumps every thread's stack, starts the thread that dumps torch's flight recorder
+on request (``flight``), and, once the script imports torch, adds:
 
 - a global optimizer step hook (one step per ``Optimizer.step()``);
 - wrappers around ``init_process_group`` (entered / done; the default process-group timeout
@@ -32,7 +33,7 @@ from collections.abc import Callable, Iterator
 from types import FunctionType, ModuleType
 from typing import IO, Any
 
-from safelaunch.runtime import beatfile, frames
+from safelaunch.runtime import beatfile, flight, frames
 from safelaunch.runtime.imports import when_imported
 
 HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
@@ -482,6 +483,7 @@ def activate() -> bool:
             _P["stack_ready"](beat.mm, 1)
         except (OSError, ValueError, RuntimeError):
             pass
+    flight.start(lambda: _P["fr_ready"](beat.mm, 1))
     frames.install(when_imported)
     when_imported("torch.distributed.distributed_c10d", _patch_c10d)
     when_imported("torch.distributed", _patch_distributed_namespace)

@@ -15,10 +15,12 @@ A rank *stalls* when, since its last progress, more time passed than its current
 A rank left alone (every other rank exited 0) that is neither inside a collective nor ahead
 in DDP forward passes is doing rank-0-only work, not waiting: it gets the startup timeout.
 
-When a rank stalls, ``analyze`` names the culprits, most specific rule first: a rank that
-exited while the others wait for it; a rank outside any collective while others wait in one;
-a rank that never reached ``init_process_group``; the rank(s) behind in a collective mismatch;
-the rank(s) behind in DDP forward passes; else every stalled rank.
+When a rank stalls, ``analyze`` names the culprits, most specific rule first: a rank that is
+stopped or exited while the others wait for it; what torch's flight recorder shows (a desync,
+the ranks that never entered the collective the others wait in); a rank outside any
+collective while others wait in one; a rank that never reached ``init_process_group``; the
+rank(s) behind in a collective mismatch; the rank(s) behind in DDP forward passes; else every
+stalled rank.  The stacks overrule the counters' guesses, never the recorder.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from typing import Any
 
 from safelaunch.plan import HangPolicy
 from safelaunch.runtime.beatfile import EXIT_PHASE, INIT_DONE, INIT_ENTERED, Snapshot
+from safelaunch.supervisor.collectives import CollectiveReport
+from safelaunch.supervisor.findings import OBSERVATIONS, FindingKind, HangFinding
 
 UNEVEN_HINT = ("ranks ran different numbers of steps: usually an uneven number of batches per "
                "rank. Use DistributedSampler(dataset, drop_last=True) (and drop_last=True in "
@@ -170,29 +174,7 @@ def find_stalls(views: list[RankView], policy: HangPolicy, warm_limit: float | N
     return stalls
 
 
-@dataclass(frozen=True)
-class HangFinding:
-    """One fact of a hang analysis.  ``kind`` is what the diagnosis reads:
-
-    ``no_progress`` a rank passed its limit; ``process_state`` a rank is stopped (T/t), in the
-    kernel (D) or a zombie (Z); ``exited_early`` ranks exited while others needed them;
-    ``stack_elsewhere`` ranks' stacks are outside torch.distributed while others wait there;
-    ``ddp_forwards_ahead`` ranks ran an extra DDP forward and wait in its backward;
-    ``outside_collective`` ranks are not in a collective while others wait in one;
-    ``never_initialized`` ranks never reached init_process_group; ``collective_mismatch``
-    ranks wait in different collectives; ``ddp_backwards_behind`` ranks never reached the
-    backward pass whose gradient all_reduce the others wait in; ``ddp_forwards_behind`` ranks
-    ran fewer DDP forwards;
-    ``work_differs`` the ranks' step/forward/collective counts differ (uneven batches).
-    ``ranks`` are the ranks the finding holds responsible (empty for a plain observation).
-    """
-
-    kind: str
-    ranks: list[int]
-    text: str
-
-
-UNEVEN_KINDS = ("ddp_forwards_ahead", "work_differs")
+UNEVEN_KINDS = (FindingKind.DDP_FORWARDS_AHEAD, FindingKind.WORK_DIFFERS)
 
 
 @dataclass
@@ -212,6 +194,11 @@ class HangReport:
     stack_hosts: dict[int, str] = field(default_factory=dict)
     """Ranks of other nodes whose top frames are in ``stacks``, and their host (the whole
     dump stays in that node's run directory)."""
+    collectives: dict[str, Any] | None = None
+    """What torch's flight recorder showed (``CollectiveReport.to_json``), where it could."""
+    flight_recorder_files: dict[int, str] = field(default_factory=dict)
+    flight_recorder_missing: dict[int, str] = field(default_factory=dict)
+    """Ranks without a flight-recorder dump, and why."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -248,7 +235,7 @@ class Evidence:
         self.exited = [v for v in self.views if not v.alive]
 
 
-def _finding(kind: str, ranks: list[RankView], text: str) -> HangFinding:
+def _finding(kind: FindingKind, ranks: list[RankView], text: str) -> HangFinding:
     return HangFinding(kind, sorted(v.rank for v in ranks), text)
 
 
@@ -292,7 +279,7 @@ def _state_rule(ev: Evidence) -> Verdict | None:
             word = STATE_WORDS[ev.states[stuck[0].rank]]
             one = len(stuck) == 1
             return Verdict(stuck, [_finding(
-                "process_state", stuck,
+                FindingKind.PROCESS_STATE, stuck,
                 f"{'rank' if one else 'ranks'} {_names(stuck)} {'is' if one else 'are'} "
                 f"{word}; the other rank(s) wait for {'it' if one else 'them'}")])
     return None
@@ -304,7 +291,7 @@ def _exited_rule(ev: Evidence) -> Verdict | None:
     work = {(v.step, _forwards(v), _backwards(v), v.beat.coll_count if v.beat else 0)
             for v in ev.views}
     return Verdict(ev.exited, [_finding(
-        "exited_early", ev.exited, f"rank(s) {_names(ev.exited)} exited while rank(s) "
+        FindingKind.EXITED_EARLY, ev.exited, f"rank(s) {_names(ev.exited)} exited while rank(s) "
         f"{_names(ev.alive)} still needed them")], uneven=len(work) > 1)
 
 
@@ -320,13 +307,13 @@ def _outside_rule(ev: Evidence) -> Verdict | None:
         passes = ("forward" if any(_forwards(v) > max(_forwards(w) for w in ev.waiting)
                                    for v in ahead) else "backward")
         return Verdict(ahead, [_finding(
-            "ddp_forwards_ahead", ahead,
+            FindingKind.DDP_FORWARDS_AHEAD, ahead,
             f"rank(s) {_names(ahead)} ran more DDP {passes} passes than rank(s) "
             f"{_names(ev.waiting)}, which already wait in {coll.coll_name} #{coll.coll_count}: "
             f"rank(s) {_names(ahead)} wait in the gradient all_reduce of an extra step")],
             uneven=True)
     return Verdict(ev.outside, [_finding(
-        "outside_collective", ev.outside,
+        FindingKind.OUTSIDE_COLLECTIVE, ev.outside,
         f"rank(s) {_names(ev.outside)} are not in a collective while rank(s) "
         f"{_names(ev.waiting)} wait in {coll.coll_name} #{coll.coll_count}")])
 
@@ -337,7 +324,7 @@ def _init_rule(ev: Evidence) -> Verdict | None:
     if not (never and inside):
         return None
     return Verdict(never, [_finding(
-        "never_initialized", never, f"rank(s) {_names(never)} never reached "
+        FindingKind.NEVER_INITIALIZED, never, f"rank(s) {_names(never)} never reached "
         f"init_process_group while rank(s) {_names(inside)} wait inside it")])
 
 
@@ -350,7 +337,8 @@ def _mismatch_rule(ev: Evidence) -> Verdict | None:
         return None
     low = min(counts)
     behind = [v for v in ev.waiting if v.beat and v.beat.coll_count == low]
-    return Verdict(behind, [_finding("collective_mismatch", behind, "collective mismatch: "
+    return Verdict(behind, [_finding(FindingKind.COLLECTIVE_MISMATCH, behind,
+                                     "collective mismatch: "
                                      + "; ".join(f"rank {v.rank} in {v.beat.coll_name} "
                                                  f"#{v.beat.coll_count}"
                                                  for v in ev.waiting if v.beat))])
@@ -379,7 +367,7 @@ def _backward_rule(ev: Evidence) -> Verdict | None:
         return None
     ahead, behind, counts = uneven
     return Verdict(behind, [_finding(
-        "ddp_backwards_behind", behind,
+        FindingKind.DDP_BACKWARDS_BEHIND, behind,
         f"rank(s) {_names(ahead)} wait in DDP's gradient all_reduce of backward pass "
         f"#{_backwards(ahead[0])}; rank(s) {_names(behind)} never reached it (backward "
         f"passes: {counts})")])
@@ -391,7 +379,7 @@ def _fewer_forwards_rule(ev: Evidence) -> Verdict | None:
         return None
     _, behind, counts = uneven
     return Verdict(behind, [_finding(
-        "ddp_forwards_behind", behind,
+        FindingKind.DDP_FORWARDS_BEHIND, behind,
         f"rank(s) {_names(behind)} ran fewer DDP forward passes ({counts}); the others wait "
         "for them in the gradient all_reduce inside backward")])
 
@@ -408,7 +396,7 @@ def _stack_rule(ev: Evidence) -> Verdict | None:
         return None
     whats = sorted({places[v.rank][1] for v in waiting})
     return Verdict(away, [_finding(
-        "stack_elsewhere", away,
+        FindingKind.STACK_ELSEWHERE, away,
         "; ".join(f"rank {v.rank} is in {places[v.rank][1]}" for v in away)
         + f" (its stack), while rank(s) {_names(waiting)} wait in " + " / ".join(whats))])
 
@@ -420,34 +408,71 @@ COUNTER_RULES = (_outside_rule, _init_rule, _mismatch_rule, _backward_rule,
                  _fewer_forwards_rule)
 
 
+def _flight_rule(ev: Evidence, flight: CollectiveReport | None) -> Verdict | None:
+    """torch's flight recorder: the ranks that never entered the collective the others wait
+    in, or that issued a different one at the same sequence number."""
+    culprits = flight.culprits if flight is not None else []
+    if flight is None or not culprits:
+        return None
+    named = [v for v in ev.views if v.rank in culprits]
+    kinds = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERED)
+    return Verdict(named, [f for f in flight.findings if f.kind in kinds and f.ranks])
+
+
+def _by_evidence(ev: Evidence, flight: CollectiveReport | None) -> Verdict | None:
+    """The counters' guess, the flight recorder and the stacks: the recorder (it names the
+    collective) overrules the counters; the stacks overrule what remains; agreeing evidence
+    is kept side by side."""
+    recorded = _flight_rule(ev, flight)
+    counted = next((v for rule in COUNTER_RULES if (v := rule(ev))), None)
+    if recorded is not None:
+        if counted is not None and _ranks(counted) <= _ranks(recorded):
+            # the counters agree, or choose among the ranks of a desync that the recorder
+            # alone cannot split (two ranks, two ops): both findings are kept
+            recorded = Verdict(counted.culprits, recorded.findings + counted.findings,
+                               recorded.uneven or counted.uneven)
+        counted = recorded
+    by_stack = _stack_rule(ev)
+    if by_stack is None:
+        return counted
+    if counted is not None and (recorded is not None or _ranks(counted) == _ranks(by_stack)):
+        # the stacks agree (or the recorder saw the collectives): keep the first finding, it
+        # names the collective
+        return _joined(counted, by_stack)
+    return by_stack  # where they disagree, the counters' guess is dropped
+
+
+def _ranks(verdict: Verdict) -> set[int]:
+    return {v.rank for v in verdict.culprits}
+
+
+def _joined(first: Verdict, then: Verdict) -> Verdict:
+    return Verdict(first.culprits, first.findings + then.findings, first.uneven or then.uneven)
+
+
 def analyze(views: list[RankView], stalls: list[Stall],
             states: dict[int, str] | None = None,
-            places: dict[int, tuple[str, str]] | None = None) -> HangReport:
+            places: dict[int, tuple[str, str]] | None = None,
+            flight: CollectiveReport | None = None) -> HangReport:
     """``states``: the kernel's process state letter of each live rank (T, D, Z, R, S);
-    ``places``: where each live rank's stack is (``stacks.place``)."""
+    ``places``: where each live rank's stack is (``stacks.place``); ``flight``: what the
+    ranks' flight-recorder dumps say."""
     ev = Evidence(views, states or {}, places or {})
-    findings = [HangFinding("no_progress", [], f"rank {s.rank} made no progress for "
+    findings = [HangFinding(FindingKind.NO_PROGRESS, [], f"rank {s.rank} made no progress for "
                             f"{s.silent_s:.0f}s ({s.limit_name} {s.limit_s:.0f}s)")
                 for s in stalls]
     verdict = next((v for rule in DECISIVE_RULES if (v := rule(ev))), None)
     if verdict is None:
-        counted = next((v for rule in COUNTER_RULES if (v := rule(ev))), None)
-        by_stack = _stack_rule(ev)
-        if by_stack is None:
-            verdict = counted
-        elif counted is not None and {v.rank for v in counted.culprits} == {
-                v.rank for v in by_stack.culprits}:
-            # the stacks agree: keep the counters' finding (it names the collective)
-            verdict = Verdict(counted.culprits, counted.findings + by_stack.findings,
-                              counted.uneven)
-        else:
-            verdict = by_stack  # where they disagree, the counters' guess is dropped
+        verdict = _by_evidence(ev, flight)
     if verdict is None:
         stalled_ranks = {s.rank for s in stalls}
         verdict = Verdict([v for v in ev.alive if v.rank in stalled_ranks], [])
     findings += verdict.findings
+    if flight is not None:  # what the recorder saw, when it is not the verdict's own finding
+        findings += [f for f in flight.findings if f not in verdict.findings]
     if verdict.uneven:
-        findings.append(HangFinding("work_differs", [], "work done differs: " + _counts(views)))
+        findings.append(HangFinding(FindingKind.WORK_DIFFERS, [],
+                                    "work done differs: " + _counts(views)))
     return HangReport(
         stalled=[s.rank for s in stalls],
         culprits=sorted(v.rank for v in verdict.culprits),
@@ -456,12 +481,13 @@ def analyze(views: list[RankView], stalls: list[Stall],
         ranks=[v.describe() + (f" (process state {ev.states[v.rank]})"
                                if v.alive and v.rank in ev.states else "")
                for v in views],
+        collectives=flight.to_json() if flight is not None else None,
     )
 
 
 def is_specific(kinds: list[str]) -> bool:
     """Whether a node's findings name who holds the others up (not only who is waiting)."""
-    return any(kind not in ("no_progress", "work_differs", "other_node") for kind in kinds)
+    return any(kind not in OBSERVATIONS for kind in kinds)
 
 
 MAX_REMOTE_RANKS = 1024
@@ -499,7 +525,7 @@ def merge_reports(report: HangReport, others: list[dict[str, Any]]) -> HangRepor
         if culprits and is_specific(kinds):
             named += culprits
             report.findings.append(HangFinding(
-                "other_node", sorted(culprits),
+                FindingKind.OTHER_NODE, sorted(culprits),
                 f"on {str(other.get('host'))[:100]}: rank(s) "
                 f"{', '.join(map(str, sorted(culprits)))} hold the job up "
                 f"({', '.join(k for k in kinds if k != 'no_progress')}); this node's ranks "

@@ -21,6 +21,7 @@ from safelaunch.console import Console, display_path
 from safelaunch.plan import LaunchPlan
 from safelaunch.redact import mask, process_secrets
 from safelaunch.runtime import beatfile
+from safelaunch.runtime.flight import FR_DUMP_ENV, FR_REQUEST_ENV
 from safelaunch.runtime.rank import (
     COLLECTIVE_TIMEOUT_ENV,
     HEARTBEAT_FILE_ENV,
@@ -28,7 +29,8 @@ from safelaunch.runtime.rank import (
     STACK_FILE_ENV,
 )
 from safelaunch.signals import handlers_installed
-from safelaunch.supervisor import oom, stacks
+from safelaunch.supervisor import flight, oom, stacks
+from safelaunch.supervisor.collectives import DUMP_DIR, analyze_dumps
 from safelaunch.supervisor.events import EventLog
 from safelaunch.supervisor.exits import ExitRecord, ExitWatcher
 from safelaunch.supervisor.hangs import (
@@ -144,11 +146,16 @@ class Supervisor:
     def heartbeat_file(self, attempt: int, global_rank: int) -> Path:
         return self._work_dir / f"a{attempt}-rank{global_rank}.hb"
 
+    def request_fifo(self, attempt: int, global_rank: int) -> Path:
+        return self._work_dir / f"a{attempt}-rank{global_rank}.fr"
+
     def rank_env(self, attempt: int, global_rank: int,
                  error_file: str | None = None) -> dict[str, str]:
         run_dir = self.plan.run_dir
         beat = self.heartbeat_file(attempt, global_rank)
         beatfile.create(beat)
+        fifo = self.request_fifo(attempt, global_rank)
+        dumps = flight.create_fifo(fifo)
         # torchrun's --log-dir decides where the rank writes its error report; else the run dir
         error_file = error_file or str(error_file_path(run_dir, attempt, global_rank))
         self._error_files[(attempt, global_rank)] = Path(error_file)
@@ -163,6 +170,9 @@ class Supervisor:
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(BOOT_DIR), os.environ.get("PYTHONPATH", "")) if p),
         }
+        if dumps:
+            env[FR_REQUEST_ENV] = str(fifo)
+            env[FR_DUMP_ENV] = str(flight.dump_path(run_dir / DUMP_DIR, global_rank))
         if self.plan.config.collective_timeout is not None:
             env[COLLECTIVE_TIMEOUT_ENV] = f"{self.plan.config.collective_timeout:g}"
         return env
@@ -316,6 +326,10 @@ class Supervisor:
                                  f"{display_path(self.plan.run_dir / 'stacks')}")
             for g, why in sorted(report.stack_missing.items()):
                 self._console.notice(f"  no stack for rank {g}: {why}")
+            if report.flight_recorder_files:
+                self._console.notice(
+                    f"flight-recorder dumps of {len(report.flight_recorder_files)} rank(s) in "
+                    f"{display_path(self.plan.run_dir / DUMP_DIR)} (torchfrtrace reads them)")
             self._events.record("hang_detected", **report.to_json())
             self.hang = report
             self._stop.set()
@@ -328,31 +342,43 @@ class Supervisor:
             self.on_hang([], self.monitor.views())
 
     def _analyze_hang(self, stalls: list[Stall], views: list[RankView]) -> HangReport:
-        states, taken = self._capture_stacks(views)
+        states, taken, asked = self._capture(views)
+        dumps, no_dump = flight.gather(asked)
+        recorded = any(d.get("entries") for d in dumps.values())  # not with a buffer of 0
+        collectives = analyze_dumps(dumps, no_dump) if recorded else None
         texts = {g: stacks.read_dump(path) for g, path in taken.files.items()}
         natives = {g: stacks.read_dump(path) for g, path in taken.native.items()}
         places = {g: where for g, text in texts.items()
                   if (where := stacks.place(text, natives.get(g))) is not None}
-        report = analyze(views, stalls, states, places)
+        report = analyze(views, stalls, states, places, collectives)
         report.stack_method = taken.method
         report.stack_files = {g: str(path) for g, path in taken.files.items()}
         report.native_stack_files = {g: str(path) for g, path in taken.native.items()}
         report.stack_missing = dict(taken.missing)
+        report.flight_recorder_files = {g: str(flight.dump_path(asked.folder, g))
+                                        for g in sorted(dumps)}
+        report.flight_recorder_missing = dict(sorted(no_dump.items()))
         for g, text in sorted(texts.items()):
             report.stacks[g] = stacks.top_frames(text)
         return report
 
-    def _capture_stacks(self, views: list[RankView]) -> tuple[dict[int, str], stacks.Capture]:
-        """Dump the stacks of the live ranks; with them, each one's process state letter
-        (a stopped rank, ``T``, cannot run a signal handler)."""
+    def _capture(self, views: list[RankView]
+                 ) -> tuple[dict[int, str], stacks.Capture, flight.Request]:
+        """Dump the stacks of the live ranks, each one's process state letter (a stopped
+        rank, ``T``, cannot run a signal handler), and ask every rank for its flight
+        recorder first: the dumps are written while the stacks are taken."""
         ready = {v.rank: v.beat is not None and v.beat.stack_ready for v in views if v.alive}
         pids = {g: r.pid for g, r in self.ranks.items() if g in ready}
         states = {g: letter for g, pid in pids.items()
                   if (letter := process_letter(process_status(pid))) is not None}
+        asked = flight.ask({v.rank: flight.DumpTarget(
+            self.request_fifo(self.attempt, v.rank), v.alive,
+            v.beat is not None and v.beat.fr_ready, states.get(v.rank)) for v in views},
+            self.plan.run_dir / DUMP_DIR)
         taken = stacks.capture(
             {g: (pids[g], ready[g], states.get(g) in ("T", "t")) for g in pids},
             self.plan.run_dir / "stacks", self.plan.config.stack_dump)
-        return states, taken
+        return states, taken, asked
 
     def _collect_returncodes(self) -> None:
         for rank in self.ranks.values():
