@@ -24,8 +24,6 @@ PACKAGE = Path(safelaunch.__file__).parent
 
 # "path inside safelaunch/::qualified name" -> the most it may score until it is split.
 ALLOWED: dict[str, int] = {
-    "supervisor/hangs.py::analyze": 25,
-    "supervisor/hangs.py::merge_reports": 16,
 }
 
 

@@ -458,16 +458,10 @@ def analyze(views: list[RankView], stalls: list[Stall],
     ``places``: where each live rank's stack is (``stacks.place``); ``flight``: what the
     ranks' flight-recorder dumps say."""
     ev = Evidence(views, states or {}, places or {})
+    verdict = _verdict(ev, stalls, flight)
     findings = [HangFinding(FindingKind.NO_PROGRESS, [], f"rank {s.rank} made no progress for "
                             f"{s.silent_s:.0f}s ({s.limit_name} {s.limit_s:.0f}s)")
-                for s in stalls]
-    verdict = next((v for rule in DECISIVE_RULES if (v := rule(ev))), None)
-    if verdict is None:
-        verdict = _by_evidence(ev, flight)
-    if verdict is None:
-        stalled_ranks = {s.rank for s in stalls}
-        verdict = Verdict([v for v in ev.alive if v.rank in stalled_ranks], [])
-    findings += verdict.findings
+                for s in stalls] + verdict.findings
     if flight is not None:  # what the recorder saw, when it is not the verdict's own finding
         findings += [f for f in flight.findings if f not in verdict.findings]
     if verdict.uneven:
@@ -478,11 +472,25 @@ def analyze(views: list[RankView], stalls: list[Stall],
         culprits=sorted(v.rank for v in verdict.culprits),
         findings=findings,
         hint=UNEVEN_HINT if verdict.uneven else None,
-        ranks=[v.describe() + (f" (process state {ev.states[v.rank]})"
-                               if v.alive and v.rank in ev.states else "")
-               for v in views],
+        ranks=[_described(v, ev.states) for v in views],
         collectives=flight.to_json() if flight is not None else None,
     )
+
+
+def _verdict(ev: Evidence, stalls: list[Stall], flight: CollectiveReport | None) -> Verdict:
+    """The first decisive rule's verdict, else the evidence's, else the stalled ranks."""
+    verdict = next((v for rule in DECISIVE_RULES if (v := rule(ev))), None)
+    if verdict is None:
+        verdict = _by_evidence(ev, flight)
+    if verdict is None:
+        stalled_ranks = {s.rank for s in stalls}
+        verdict = Verdict([v for v in ev.alive if v.rank in stalled_ranks], [])
+    return verdict
+
+
+def _described(view: RankView, states: dict[int, str]) -> str:
+    state = states.get(view.rank) if view.alive else None
+    return view.describe() + (f" (process state {state})" if state is not None else "")
 
 
 def is_specific(kinds: list[str]) -> bool:
@@ -520,16 +528,23 @@ def merge_reports(report: HangReport, others: list[dict[str, Any]]) -> HangRepor
         return report
     named: list[int] = []
     for other in others:
-        kinds = [str(k) for k in other.get("kinds") or [] if isinstance(k, str)]
-        culprits = [r for r in other.get("culprits") or [] if isinstance(r, int)]
-        if culprits and is_specific(kinds):
-            named += culprits
-            report.findings.append(HangFinding(
-                FindingKind.OTHER_NODE, sorted(culprits),
-                f"on {str(other.get('host'))[:100]}: rank(s) "
-                f"{', '.join(map(str, sorted(culprits)))} hold the job up "
-                f"({', '.join(k for k in kinds if k != 'no_progress')}); this node's ranks "
-                "wait for them"))
+        finding = _other_node_finding(other)
+        if finding is not None:
+            named += finding.ranks
+            report.findings.append(finding)
     if named:
         report.culprits = sorted(set(named))
     return report
+
+
+def _other_node_finding(other: dict[str, Any]) -> HangFinding | None:
+    """What another node's record says, when its own evidence names who holds the job up."""
+    kinds = [str(k) for k in other.get("kinds") or [] if isinstance(k, str)]
+    culprits = sorted(r for r in other.get("culprits") or [] if isinstance(r, int))
+    if not culprits or not is_specific(kinds):
+        return None
+    return HangFinding(
+        FindingKind.OTHER_NODE, culprits,
+        f"on {str(other.get('host'))[:100]}: rank(s) {', '.join(map(str, culprits))} hold the "
+        f"job up ({', '.join(k for k in kinds if k != 'no_progress')}); this node's ranks "
+        "wait for them")
