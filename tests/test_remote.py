@@ -19,7 +19,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import FIXTURES, safelaunch_cmd
+from conftest import FIXTURES, Spawned, safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
 from safelaunch.ports import find_free_port
 from sshd import SSHD, Lines, SshServer, keygen
@@ -59,8 +59,9 @@ def project(tmp_path: Path) -> Path:
 
 
 class Remote:
-    def __init__(self, server: SshServer, tmp_path: Path, project: Path) -> None:
-        self.server, self.tmp, self.project = server, tmp_path, project
+    def __init__(self, server: SshServer, tmp_path: Path, project: Path,
+                 spawn: Spawned) -> None:
+        self.server, self.tmp, self.project, self.spawn = server, tmp_path, project, spawn
         self.remote_dir = tmp_path / "remote"
         self.local = tmp_path / "local"
         self.local.mkdir()
@@ -75,7 +76,7 @@ class Remote:
 
     def start(self, *args: str, env: dict[str, str] | None = None, **kw: str | None
               ) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(self.argv(*args, **kw), cwd=self.local,
+        return self.spawn.popen(self.argv(*args, **kw), cwd=self.local,
                                 env=env or self.server.client_env(), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
 
@@ -87,8 +88,8 @@ class Remote:
 
 
 @pytest.fixture
-def remote(server: SshServer, tmp_path: Path, project: Path) -> Remote:
-    return Remote(server, tmp_path, project)
+def remote(server: SshServer, tmp_path: Path, project: Path, spawn: Spawned) -> Remote:
+    return Remote(server, tmp_path, project, spawn)
 
 
 def local_run_dir(remote: Remote, err: str) -> Path:

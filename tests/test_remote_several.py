@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import safelaunch_cmd
+from conftest import Spawned, safelaunch_cmd
 from fakevast import KEY, FakeVast, serve
 from safelaunch.ports import find_free_port
 from safelaunch.remote import agent
@@ -60,8 +60,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[SshServer
 
 
 class Several:
-    def __init__(self, servers: list[SshServer], tmp_path: Path) -> None:
-        self.servers = servers
+    def __init__(self, servers: list[SshServer], tmp_path: Path, spawn: Spawned) -> None:
+        self.servers, self.spawn = servers, spawn
         self.project = tmp_path / "project"
         self.project.mkdir()
         (self.project / "ddp.py").write_text(DDP)
@@ -89,7 +89,7 @@ class Several:
         argv = safelaunch_cmd("remote", *host_args, "--remote-dir", str(self.remote_dir),
                               "--remote-python", sys.executable, "--sync", str(self.project),
                               *args)
-        return subprocess.Popen(argv, cwd=self.local, env=env or self.servers[0].client_env(),
+        return self.spawn.popen(argv, cwd=self.local, env=env or self.servers[0].client_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def merged(self) -> dict:
@@ -98,8 +98,8 @@ class Several:
 
 
 @pytest.fixture
-def several(servers: list[SshServer], tmp_path: Path) -> Several:
-    return Several(servers, tmp_path)
+def several(servers: list[SshServer], tmp_path: Path, spawn: Spawned) -> Several:
+    return Several(servers, tmp_path, spawn)
 
 
 def no_job_left(remote_dir: Path) -> bool:
