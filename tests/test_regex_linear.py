@@ -51,7 +51,7 @@ LINEAR_BY_ARGUMENT = {
     "safelaunch.diagnose.launchers.ROOT_CAUSE_BLOCK": (2, (
         "one attempt per 'Root Cause (first observed failure):' and the body ends the "
         "pattern: each body line is taken whole and nothing after it can fail")),
-    "safelaunch/diagnose/kb.py:67": (2, (
+    "safelaunch.diagnose.kb.ALTERNATIVES_GROUP": (2, (
         "the alternatives of each repeat start with different characters, the first stops "
         "at a '|', the second at a parenthesis; attempts start on unescaped '(' only")),
 }

@@ -56,6 +56,10 @@ class Rule:
     no other cause is found, and its lines are never taken for another rank's failure."""
 
 
+ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
+"""An innermost group with alternatives, ``(a|b)``: not required literally."""
+
+
 def keyword(pattern: str) -> str | None:
     """The longest run of characters the pattern matches literally (None below 3)."""
     runs: list[str] = []
@@ -64,7 +68,7 @@ def keyword(pattern: str) -> str | None:
     text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
     # Groups with alternatives are not required literally: drop them (innermost first).
     while True:
-        reduced = re.sub(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)", ".", text)
+        reduced = ALTERNATIVES_GROUP.sub(".", text)
         if reduced == text:
             break
         text = reduced
