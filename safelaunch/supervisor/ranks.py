@@ -80,6 +80,13 @@ class _Rank:
     started_wall: float
     returncode: int | None = None
 
+    def exited(self, returncode: int | None) -> None:
+        """Note the exit status that one witness saw.  The exit watcher and torch's engine
+        race to see the exit; the loser learns nothing (None: the child was already reaped),
+        which never erases what the winner saw."""
+        if returncode is not None:
+            self.returncode = returncode
+
 
 class Supervisor:
     """Keeps track of the ranks of every attempt and stops the job when asked."""
@@ -264,7 +271,7 @@ class Supervisor:
         rank = next((r for r in self.ranks.values() if r.pid == record.pid), None)
         if rank is None:
             return
-        rank.returncode = record.returncode
+        rank.exited(record.returncode)
         self.monitor.rank_exited(record.pid, record.returncode)
         self._events.record("rank_exited", rank=rank.global_rank, pid=record.pid,
                             returncode=record.returncode, attempt=rank.attempt)
@@ -383,13 +390,13 @@ class Supervisor:
     def _collect_returncodes(self) -> None:
         for rank in self.ranks.values():
             record = self._watcher.record(rank.pid)
-            if record is not None and record.returncode is not None:
-                rank.returncode = record.returncode
+            if record is not None:
+                rank.exited(record.returncode)
 
     def set_returncode(self, pid: int, returncode: int | None) -> None:
         for rank in self.ranks.values():
             if rank.pid == pid and rank.returncode is None:
-                rank.returncode = returncode
+                rank.exited(returncode)
 
     # -- the outcome -------------------------------------------------------------------------
 
