@@ -508,3 +508,73 @@ def test_secret_arguments_reach_the_script_and_are_never_written_down(remote):
     for path in run_dir.rglob("*"):
         if path.is_file():
             assert "tok-remote-31337" not in path.read_text(errors="replace"), path
+
+
+class HandshakeCutter:
+    """A TCP relay to the SSH server that cuts its first ``cuts`` connections once the server
+    has sent its first bytes (its banner and key-exchange offer), as a link that drops a
+    tenth of a second into the handshake does; later connections pass whole."""
+
+    def __init__(self, upstream: int, cuts: int = 1) -> None:
+        import socket
+
+        self.upstream, self.cuts, self.connections = upstream, cuts, 0
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self._open: list[object] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            self.connections += 1
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            self._open += [client, server]
+            if self.connections <= self.cuts:
+                threading.Thread(target=self._cut_after_banner, args=(client, server),
+                                 daemon=True).start()
+                continue
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src, dst) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                dst.sendall(data)
+        with contextlib.suppress(OSError):
+            dst.shutdown(2)
+
+    @staticmethod
+    def _cut_after_banner(client, server) -> None:
+        with contextlib.suppress(OSError):
+            client.sendall(server.recv(64))  # the server's banner line, then nothing more
+            client.recv(64)  # the client's banner: it is in the handshake now
+        for sock in (client, server):
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def close(self) -> None:
+        for sock in [self.listener, *self._open]:
+            with contextlib.suppress(OSError):
+                sock.close()  # type: ignore[attr-defined]
+
+
+def test_a_link_cut_during_the_first_handshake_is_tried_again(remote, server, tmp_path):
+    cutter = HandshakeCutter(server.port, cuts=2)
+    try:
+        host = f"{getpass.getuser()}@127.0.0.1:{cutter.port}"
+        env = server.other_client(tmp_path / "home")
+        code, out, err = remote.run("--accept-new-host-key", *FAST, "count.py", "2", "0", "0",
+                                    host=host, env=env)
+    finally:
+        cutter.close()
+    assert code == 0, err
+    assert "line 1" in out
+    assert cutter.connections >= 3
+    assert "cut during the SSH handshake" in err and "authentication failed" not in err

@@ -446,3 +446,50 @@ def test_silence_past_the_limit_is_a_dropped_link():
     assert follower._follow_once() is None
     assert sink.data == b"a\n"
     assert 5 < next(ticks) < 12  # gave up soon after SILENCE_LIMIT seconds without a word
+
+
+def test_a_login_cut_by_the_link_is_a_drop_not_a_refused_key(tmp_path):
+    import paramiko
+
+    from safelaunch.errors import LinkLost, RemoteError
+    from safelaunch.remote.ssh import _mapped
+
+    config = tmp_path / "ssh_config"
+    config.write_text("")
+    target = resolve_target("root@gpu:22", config)
+    failed = paramiko.AuthenticationException("Authentication failed.")
+    refused = _mapped(failed, target, ["k"], alive=True)
+    assert type(refused) is RemoteError and "authentication failed" in str(refused)
+    cut = _mapped(failed, target, ["k"], alive=False)
+    assert isinstance(cut, LinkLost) and "cut during the SSH handshake" in str(cut)
+    for raised in (EOFError(), ConnectionResetError(104, "Connection reset by peer"),
+                   paramiko.SSHException("Error reading SSH protocol banner")):
+        assert isinstance(_mapped(raised, target, [], alive=False), LinkLost), raised
+    refused_tcp = _mapped(ConnectionRefusedError(111, "Connection refused"), target, [],
+                          alive=False)
+    assert type(refused_tcp) is RemoteError and "Connection refused" in str(refused_tcp)
+
+
+def test_keep_connecting_retries_only_what_it_is_told():
+    from safelaunch.errors import LinkLost, RemoteError
+    from safelaunch.remote.ssh import keep_connecting
+
+    now = [0.0]
+    answers: list[BaseException | str] = [LinkLost("cut"), LinkLost("cut"), "connected"]
+
+    def connect():
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    assert keep_connecting(connect, 10.0, 0.5, 2.0, clock=lambda: now[0], sleep=sleep,
+                           retry=(LinkLost,)) == "connected"
+    assert now[0] == 1.5  # 0.5 s, then 1 s
+    answers[:] = [RemoteError("authentication failed"), "connected"]
+    with pytest.raises(RemoteError, match="authentication failed"):
+        keep_connecting(connect, 10.0, 0.5, 2.0, clock=lambda: now[0], sleep=sleep,
+                        retry=(LinkLost,))

@@ -54,6 +54,8 @@ PACKAGE_DIR = Path(safelaunch.__file__).parent
 DEPENDENCIES = {"click": "click>=8.1", "psutil": "psutil>=5.9", "yaml": "pyyaml>=6.0"}
 DEFAULT_REMOTE_DIR = "~/safelaunch"
 AUTO_PYTHON = "auto"
+HANDSHAKE_RETRY_S = 15.0
+"""How long a first connection cut during the SSH handshake is tried again."""
 # Where `--remote-python auto` looks, in order, for a Python that has torch: SSH sessions often
 # lack the image's PATH (conda, VastAI's /venv/main), so plain python3 may be the system one.
 PYTHON_CANDIDATES = ("python3", "/venv/main/bin/python", "/opt/conda/bin/python",
@@ -164,7 +166,8 @@ class RemoteSession:
 
     def first_connect(self) -> SshConnection:
         """The first connection; with ``job.ssh_wait`` (a cloud instance that was just
-        started), refusals and failed logins are retried until its SSH is up."""
+        started), refusals and failed logins are retried until its SSH is up; without it,
+        only a link cut during the handshake is, for ``HANDSHAKE_RETRY_S``."""
         said: list[str] = []
 
         def waiting(exc: RemoteError) -> None:
@@ -173,8 +176,12 @@ class RemoteSession:
                                     f"{exc.message}")
                 said.append(exc.message)
 
-        return keep_connecting(self.connect, time.monotonic() + self.job.ssh_wait, 1.0, 5.0,
-                               on_failure=waiting)
+        if self.job.ssh_wait > 0:
+            return keep_connecting(self.connect, time.monotonic() + self.job.ssh_wait, 1.0,
+                                   5.0, on_failure=waiting)
+        # a link cut during the handshake is a drop like any other: tried again, briefly
+        return keep_connecting(self.connect, time.monotonic() + HANDSHAKE_RETRY_S, 0.5, 2.0,
+                               on_failure=waiting, retry=(LinkLost,))
 
     def launch(self, launch: Launch, run_id: str) -> RemoteOutcome:
         job, notice = self.job, self.console.notice

@@ -235,9 +235,11 @@ def connect(target: SshTarget, accept_new_host_key: bool = False,
 def keep_connecting(connect: Callable[[], SshConnection], deadline: float, first_delay: float,
                     max_delay: float, on_failure: Callable[[RemoteError], None] | None = None,
                     clock: Callable[[], float] = time.monotonic,
-                    sleep: Callable[[float], None] = time.sleep) -> SshConnection:
+                    sleep: Callable[[float], None] = time.sleep,
+                    retry: tuple[type[RemoteError], ...] = (RemoteError,)) -> SshConnection:
     """Call ``connect`` with doubling delays until it succeeds; past ``deadline`` (on the
-    ``clock``) its last error is raised.  An unknown or changed host key ends it at once."""
+    ``clock``) its last error is raised, and at once an error that is none of ``retry``.  An
+    unknown or changed host key ends it at once."""
     delay = first_delay
     while True:
         try:
@@ -245,7 +247,7 @@ def keep_connecting(connect: Callable[[], SshConnection], deadline: float, first
         except (HostKeyChanged, HostKeyUnknown):
             raise
         except RemoteError as exc:
-            if clock() + delay >= deadline:
+            if not isinstance(exc, retry) or clock() + delay >= deadline:
                 raise
             if on_failure is not None:
                 on_failure(exc)
@@ -283,16 +285,34 @@ def _open(client: paramiko.SSHClient, target: SshTarget, accept_new_host_key: bo
     except BaseException as exc:
         if via is not None:
             via.close()
-        mapped = _mapped(exc, target, keys)
+        mapped = _mapped(exc, target, keys, _alive(client))
         if mapped is exc:
             raise
         raise mapped from exc
 
 
-def _mapped(exc: BaseException, target: SshTarget, keys: list[str]) -> BaseException:
-    """The user's error for what paramiko or the socket raised."""
+def _alive(client: paramiko.SSHClient) -> bool:
+    transport = client.get_transport()
+    return transport is not None and transport.is_active()
+
+
+HANDSHAKE_CUT = (EOFError, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)
+
+
+def _mapped(exc: BaseException, target: SshTarget, keys: list[str],
+            alive: bool = True) -> BaseException:
+    """The user's error for what paramiko or the socket raised.  ``alive``: whether the SSH
+    transport was still up: paramiko reports a link cut during the login as a failed
+    authentication, which only a server that is still there can really refuse."""
     if isinstance(exc, RemoteError) or not isinstance(exc, Exception):
         return exc
+    cut = (isinstance(exc, HANDSHAKE_CUT)
+           or (isinstance(exc, paramiko.AuthenticationException) and not alive)
+           or (isinstance(exc, paramiko.SSHException) and not alive
+               and not isinstance(exc, paramiko.BadHostKeyException)))
+    if cut:
+        return LinkLost(f"the connection to {target.address} was cut during the SSH "
+                        f"handshake ({_reason(exc)})")
     if isinstance(exc, paramiko.BadHostKeyException):
         return HostKeyChanged(
             f"the host key of {target.key_name} has CHANGED ({exc.key.get_name()} "
