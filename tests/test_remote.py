@@ -335,20 +335,23 @@ def test_vast_instance_whose_ssh_comes_up_after_running(remote, server, tmp_path
     late.trust()
     FakeVast.states = [{"id": 5, "actual_status": "running", "intended_status": "running",
                         "ssh_host": "127.0.0.1", "ssh_port": late.port, "public_ipaddr": None}]
-    starter = threading.Timer(2.0, late.start)
-    starter.start()
     try:
         with serve() as url:
             env = dict(server.client_env(), VAST_API_KEY=KEY, SAFELAUNCH_VAST_API=url)
             argv = remote.argv(*FAST, "count.py", "1", "0", "0")
             argv[argv.index("--host"):argv.index("--host") + 2] = ["--vast-instance", "5"]
-            proc = subprocess.run(argv, cwd=remote.local, env=env, capture_output=True,
-                                  text=True, timeout=120)
+            proc = remote.spawn.popen(argv, cwd=remote.local, env=env, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE)
+            out, err = Lines(proc.stdout), Lines(proc.stderr)
+            err.wait_for("waiting for SSH on", timeout=120)  # refused: its sshd is not up yet
+            late.start()
+            assert proc.wait(timeout=120) == 0, "\n".join(err.text)
+            out.join()
+            err.join()
     finally:
-        starter.join()
         late.stop()
-    assert proc.returncode == 0, proc.stderr
-    assert "waiting for SSH on" in proc.stderr and "connection refused" in proc.stderr
+    assert any("connection refused" in line for line in err.text), err.text
+    assert "line 0" in "\n".join(out.text)
 
 
 @pytest.mark.parametrize(("args", "message"), [

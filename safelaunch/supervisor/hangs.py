@@ -191,6 +191,8 @@ class HangReport:
     """Ranks whose stack could not be read, and why."""
     native_stack_files: dict[int, str] = field(default_factory=dict)
     """Dumps with C/C++ frames (py-spy --native), where py-spy could pause the rank."""
+    native_stack_missing: dict[int, str] = field(default_factory=dict)
+    """Ranks with a Python stack but no native dump, and why."""
     stack_hosts: dict[int, str] = field(default_factory=dict)
     """Ranks of other nodes whose top frames are in ``stacks``, and their host (the whole
     dump stays in that node's run directory)."""

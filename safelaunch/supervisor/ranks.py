@@ -361,6 +361,7 @@ class Supervisor:
         report.stack_method = taken.method
         report.stack_files = {g: str(path) for g, path in taken.files.items()}
         report.native_stack_files = {g: str(path) for g, path in taken.native.items()}
+        report.native_stack_missing = dict(sorted(taken.native_missing.items()))
         report.stack_missing = dict(taken.missing)
         report.flight_recorder_files = {g: str(flight.dump_path(asked.folder, g))
                                         for g in sorted(dumps)}

@@ -98,6 +98,9 @@ class Capture:
     """Each rank without a stack, and why."""
     native: dict[int, Path] = field(default_factory=dict)
     """Dumps with the C/C++ frames (py-spy ``--native``), where they could be taken."""
+    native_missing: dict[int, str] = field(default_factory=dict)
+    """Ranks with a py-spy stack but no native dump, and why (a rank that is stopped, or
+    slow to pause on a loaded machine)."""
 
 
 def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
@@ -121,9 +124,13 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
                     result.files[rank] = spy_file
                     used.add("py-spy")
                 native_file = stack_dir / f"rank{rank}.native.txt"
-                if not stopped and _py_spy(pid, native_file, False, native=True) is None:
-                    with lock:
+                why_not = ("a stopped process cannot be paused" if stopped
+                           else _py_spy(pid, native_file, False, native=True))
+                with lock:
+                    if why_not is None:
                         result.native[rank] = native_file
+                    else:
+                        result.native_missing[rank] = why_not
                 return
             reasons.append(why)
         sig_file = stack_dir / f"rank{rank}.txt"
@@ -152,7 +159,7 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
         thread.join(max(0.0, deadline - time.monotonic()))
     with lock:
         return Capture("+".join(sorted(used)) or "none", dict(result.files),
-                       dict(result.missing), dict(result.native))
+                       dict(result.missing), dict(result.native), dict(result.native_missing))
 
 
 # Frame lines are read in time linear in their length (a native frame of templated C++ runs
