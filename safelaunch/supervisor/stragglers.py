@@ -12,7 +12,8 @@ those, so one long step (a checkpoint, an evaluation, a log flush) moves nothing
 A rank is a straggler when both signals agree, ``CONFIRM`` readings in a row:
 
 - its compute per step is at least ``RATIO_ON`` times the median of the other ranks', and
-- the others wait at least ``WAIT_GAP_ON`` more of each step than it does (they wait for it).
+- the others wait at least ``WAIT_GAP_ON`` more of each step than it does, and it waits at
+  most ``OWN_WAIT_MAX`` of what they wait (they wait for it, it does not wait for them).
 
 It is named once; it is cleared once (``RATIO_OFF``, ``WAIT_GAP_OFF``: hysteresis) when it
 has caught up for ``CONFIRM`` readings in a row, and may be named again after that.  Steps
@@ -44,6 +45,9 @@ WINDOW_INTERVALS = 8
 """A pace needs this many readings (the monitor reads twice a second) over this many steps."""
 RATIO_ON, RATIO_OFF = 1.15, 1.08
 WAIT_GAP_ON, WAIT_GAP_OFF = 0.10, 0.05
+OWN_WAIT_MAX = 0.6
+"""A straggler waits at most this fraction of what the others wait: where every rank waits
+most of each step (a machine short of cores), compute is a small, noisy remainder."""
 CONFIRM = 3
 KEEP = WINDOW_STEPS + WINDOW_INTERVALS + 2
 """Readings kept per rank: enough for a window of one step per reading."""
@@ -165,6 +169,7 @@ class _Compared:
     wait_gap: float
     waiting: tuple[int, ...]
     peer_wait: float
+    own_wait: float
 
 
 def compare(paces: dict[int, RankPace], rank: int) -> _Compared | None:
@@ -177,11 +182,12 @@ def compare(paces: dict[int, RankPace], rank: int) -> _Compared | None:
     peer_wait = statistics.median(p.wait_share for p in others)
     waiting = tuple(p.rank for p in others if p.wait_share - own.wait_share >= WAIT_GAP_OFF)
     return _Compared(own.compute_s / reference, peer_wait - own.wait_share, waiting,
-                     peer_wait)
+                     peer_wait, own.wait_share)
 
 
 def is_straggling(c: _Compared | None) -> bool:
-    return c is not None and c.ratio >= RATIO_ON and c.wait_gap >= WAIT_GAP_ON
+    return (c is not None and c.ratio >= RATIO_ON and c.wait_gap >= WAIT_GAP_ON
+            and c.own_wait <= OWN_WAIT_MAX * c.peer_wait)
 
 
 def has_caught_up(c: _Compared | None) -> bool:

@@ -160,3 +160,13 @@ def test_a_new_attempt_clears_the_active_straggler_and_keeps_the_history():
     job.detector.reset()
     assert job.detector.active == {} and len(job.detector.reports()) == 1
     assert job.detector.samples == {}
+
+
+def test_ranks_that_all_wait_most_of_each_step_name_nobody():
+    """A machine short of cores: both ranks wait most of each step; rank 0's small compute
+    remainder is twice rank 1's, but it waits 68 % of each step itself."""
+    detector = StragglerDetector()
+    for i in range(1, 80):
+        detector.observe(0, StepSample(i * 10, i * 0.1, i * 0.068))
+        detector.observe(1, StepSample(i * 10, i * 0.1, i * 0.084))
+        assert detector.evaluate() == []
