@@ -51,6 +51,7 @@ def render_summary(outcome: RunOutcome) -> str:
     lines += _rank_table(outcome, width)
     if outcome.hang:
         lines += _render_hang(outcome.hang, width)
+    lines += _render_stragglers(outcome.stragglers, width)
     lines.append(_status_line(outcome))
     if outcome.attempts > 1:
         lines.append(f"the worker group ran {outcome.attempts} times (--max-restarts)")
@@ -75,6 +76,17 @@ def _rank_table(outcome: RunOutcome, width: int) -> list[str]:
     root = next((r for r in outcome.ranks if r.root_cause), None)
     if root is not None and root.error:
         lines.append(f"rank {root.global_rank} error: {_shorten(root.error, width - 20)}")
+    return lines
+
+
+def _render_stragglers(stragglers: list[dict[str, Any]], width: int) -> list[str]:
+    """One line per straggler named while the job ran, and where it caught up."""
+    lines = []
+    for found in stragglers:
+        cleared = found.get("cleared_at_step")
+        until = f" (caught up by step {cleared})" if cleared is not None else ""
+        lines += _wrap(f"straggler from step {found.get('at_step')}{until}: "
+                       f"{found.get('text', '')}", width, "")
     return lines
 
 

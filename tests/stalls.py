@@ -37,6 +37,8 @@ class Verdict:
 
     diagnosis: list[str]
     """The ids of the run's diagnosis findings."""
+    stragglers: list[dict[str, Any]] | None = None
+    """The stragglers named while the run ran (None: no summary)."""
 
     @property
     def culprits(self) -> list[int]:
@@ -92,4 +94,5 @@ def run_stall(framework: str, kind: str | None, work: Path, timeout: float = 5,
     summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     findings = (summary.get("diagnosis") or {}).get("findings") or []
     return Verdict(proc.returncode, summary.get("hang"), took, run_dir,
-                   err.decode(errors="replace"), [f.get("id") for f in findings])
+                   err.decode(errors="replace"), [f.get("id") for f in findings],
+                   summary.get("stragglers"))

@@ -43,6 +43,7 @@ def test_stalled_rank_is_the_culprit(tmp_path, framework, kind):
 def test_healthy_run_is_left_alone(tmp_path, framework):
     verdict = run_stall(framework, None, tmp_path, timeout=TIMEOUT, max_steps=30)
     assert verdict.hang is None
+    assert verdict.stragglers == []  # nobody named while it ran
     if verdict.returncode != 0:
         # torch's own teardown: this script's process group is still alive at interpreter
         # exit and gloo aborts there in about 1 run in 8 under plain torchrun too; the run

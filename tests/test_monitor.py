@@ -114,3 +114,67 @@ def test_a_paused_launcher_restarts_the_hang_windows(tmp_path, clock):
         clock.now += 0.5
         monitor.poll()
     assert hangs == [[0, 1]]
+
+
+def _lockstep(beats: list[Beat], clock: Clock, n: int, compute: tuple[float, float]) -> None:
+    """``n`` steps of two ranks that meet in an all_reduce: the one that computes less waits
+    in it for the other."""
+    first = min((0, 1), key=lambda r: compute[r])
+    for _ in range(n):
+        clock.now += compute[first]
+        beats[first].collective_enter("all_reduce")
+        clock.now += compute[1 - first] - compute[first]
+        beats[1 - first].collective_enter("all_reduce")
+        clock.now += 0.0005
+        for beat in beats:
+            beat.collective_exit()
+            beat.step()
+
+
+def test_a_straggler_is_named_once_shown_in_the_status_and_cleared(tmp_path, clock):
+    monitor, beats, notices = _monitor(tmp_path, clock)
+    for _ in range(20):  # healthy
+        _lockstep(beats, clock, 25, (0.01, 0.01))
+        monitor.poll()
+    assert not [n for n in notices if "straggler" in n]
+    for _ in range(20):  # rank 0 computes twice as long: rank 1 waits for it
+        _lockstep(beats, clock, 25, (0.02, 0.01))
+        monitor.poll()
+    named = [n for n in notices if n.startswith("straggler: ")]
+    assert len(named) == 1 and named[0].startswith("straggler: rank 0: 2.0x the median")
+    assert "rank 1 waits 51% of each step for it (rank 0: 2%)" in named[0]
+    notices.clear()
+    clock.now += 30
+    monitor.poll()
+    assert [n for n in notices if n.startswith("status:") and "straggler rank 0 (2.0x)" in n]
+    for _ in range(20):  # caught up
+        _lockstep(beats, clock, 25, (0.01, 0.01))
+        monitor.poll()
+    assert len([n for n in notices if n.startswith("straggler cleared: rank 0")]) == 1
+    [report] = monitor.stragglers()
+    assert report["kind"] == "straggler" and report["rank"] == 0
+    assert report["waiting_ranks"] == [1] and report["cleared_at_step"] is not None
+
+
+def test_the_end_of_a_ddp_backward_counts_as_waiting_once(tmp_path, clock):
+    """From the last gradient to the optimizer step the rank waits for DDP's all_reduce; a
+    collective inside that span is not counted twice."""
+    path = tmp_path / "beat"
+    beatfile.create(path)
+    beat = Beat(beatfile.open_map(path, writable=True))
+    beat.backward_done()
+    clock.now += 0.5
+    beat.collective_enter("all_reduce")
+    clock.now += 0.25
+    beat.collective_exit()
+    beat.optimizer_step_begin()
+    beat.optimizer_step()
+    clock.now += 1.0
+    beat.collective_enter("all_reduce")
+    clock.now += 0.125
+    beat.collective_exit()
+    beat.optimizer_step_begin()  # no backward since: nothing more
+    beat.optimizer_step()
+    snapshot = beatfile.read(beat.mm)
+    assert snapshot is not None and snapshot.step == 2
+    assert snapshot.step_wait == pytest.approx(0.875)

@@ -41,6 +41,7 @@ FIELDS: dict[str, tuple[int, str]] = {
     "phase_name": (120, f"<{NAME_LEN}s"),
     "metrics": (144, f"<{METRICS_LEN}s"),
     "backwards": (256, "<q"),
+    "step_wait": (264, "<d"),
 }
 SIZE = 320
 
@@ -97,6 +98,10 @@ class Snapshot:
     """Backward passes that reached a DDP model: each ends in DDP's gradient all_reduce."""
     fr_ready: bool = False
     """The runtime's flight-recorder thread waits for a dump request."""
+    step_wait: float = 0.0
+    """Seconds the rank had spent waiting for its peers when it made its last step: inside
+    ``torch.distributed``'s collectives, and at the end of each DDP backward pass (from the
+    last gradient computed to the optimizer step), summed since it started."""
 
     @property
     def started(self) -> bool:

@@ -10,7 +10,10 @@ on request (``flight``), and, once the script imports torch, adds:
 - wrappers around ``init_process_group`` (entered / done; the default process-group timeout
   from ``--collective-timeout``) and every collective (running count, name, step);
 - counters of ``DistributedDataParallel`` forward and backward passes (each backward ends in
-  DDP's gradient all_reduce, which the reducer runs in C++).
+  DDP's gradient all_reduce, which the reducer runs in C++);
+- the time the rank waits for its peers (inside collectives, and from the end of a DDP
+  backward's gradient computation to the optimizer step), summed and published at each step
+  for the straggler detector (``supervisor.stragglers``).
 
 Nothing here imports torch, and nothing raises into the user's code.
 """
@@ -83,6 +86,7 @@ _PACK_D = struct.Struct("<d").pack_into
 _OFF_STEP, _OFF_STEP_TIME = beatfile.FIELDS["step"][0], beatfile.FIELDS["step_time"][0]
 _OFF_BEATS, _OFF_BEAT_TIME = beatfile.FIELDS["beats"][0], beatfile.FIELDS["beat_time"][0]
 _OFF_BACKWARDS = beatfile.FIELDS["backwards"][0]
+_OFF_STEP_WAIT = beatfile.FIELDS["step_wait"][0]
 _monotonic = time.monotonic
 
 
@@ -99,6 +103,12 @@ class Beat:
         self.backwards = 0
         self.optimizer_steps = False
         self.in_collective = False
+        self.waited = 0.0
+        """Seconds spent waiting for the peers (see ``beatfile.Snapshot.step_wait``)."""
+        self.coll_start = 0.0
+        self.backward_end = 0.0
+        """When the last gradient of a DDP backward pass was computed (0: not in that wait)."""
+        self.pre_step_hooked = False
         self.phases: list[tuple[str, float, float]] = []
         _P["pid"](mm, os.getpid())
         _P["magic"](mm, beatfile.MAGIC)
@@ -119,6 +129,7 @@ class Beat:
         self.beats += 1
         _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_BEAT_TIME, now)
+        _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
 
     def optimizer_step(self, *_: Any) -> None:
         """The global optimizer step hook: the hot path, kept flat."""
@@ -133,6 +144,22 @@ class Beat:
         _PACK_D(mm, _OFF_STEP_TIME, now)
         _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_BEAT_TIME, now)
+        _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
+
+    def optimizer_step_begin(self, *_: Any) -> None:
+        """A global optimizer pre-step hook, registered once a DDP model exists: the wait at
+        the end of the backward pass (DDP's reducer waits there, in C++, for the gradient
+        all_reduce that needs every rank) ends here."""
+        end = self.backward_end
+        if end:
+            self.waited += _monotonic() - end
+            self.backward_end = 0.0
+
+    def backward_done(self, *_: Any) -> None:
+        """An autograd post-hook on the gradient accumulator a DDP backward pass reaches
+        last: from here to the optimizer step the rank waits for its peers."""
+        if self.enabled:
+            self.backward_end = _monotonic()
 
     def heartbeat(self, step: int | None, metrics: dict[str, Any]) -> None:
         if not self.enabled:
@@ -154,13 +181,17 @@ class Beat:
         _P["coll_count"](mm, self.collectives)
         _P["coll_name"](mm, name.encode()[: beatfile.NAME_LEN])
         _P["coll_step"](mm, self.steps)
-        _P["coll_start"](mm, time.monotonic())
+        self.coll_start = now = time.monotonic()
+        _P["coll_start"](mm, now)
         _P["in_coll"](mm, 1)
 
     def collective_exit(self) -> None:
         self.in_collective = False
         _P["in_coll"](self.mm, 0)
-        self.progress(time.monotonic())
+        now = time.monotonic()
+        if not self.backward_end:  # else the DDP wait that encloses it counts it
+            self.waited += now - self.coll_start
+        self.progress(now)
 
     def forward(self) -> None:
         if not self.enabled:
@@ -345,6 +376,34 @@ def _first_in_backward(model: Any) -> Any:
     return last
 
 
+def _last_in_backward(model: Any) -> Any:
+    """The parameter whose gradient a backward pass through ``model`` computes last: the
+    first one registered that requires a gradient (the input layer, in the usual order)."""
+    return next((p for p in model.parameters() if p.requires_grad), None)
+
+
+def _accumulator(param: Any) -> Any:
+    """The autograd node that accumulates ``param``'s gradient."""
+    return param.view_as(param).grad_fn.next_functions[0][0]
+
+
+def _time_ddp_wait(ddp: Any, beat: Beat) -> None:
+    """Marks the end of a DDP backward's gradient computation (a post-hook on the gradient
+    accumulator reached last), and, once per process, the optimizer pre-step hook that ends
+    the wait: the time between is what the rank waits for its peers' gradients."""
+    param = _last_in_backward(ddp.module)
+    if param is None:
+        return
+    node = _accumulator(param)
+    node.register_hook(beat.backward_done)
+    ddp.__dict__["_safelaunch_backward_end_node"] = node
+    if not beat.pre_step_hooked:
+        from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+        register_optimizer_step_pre_hook(beat.optimizer_step_begin)
+        beat.pre_step_hooked = True
+
+
 def _count_backwards(ddp: Any) -> None:
     """Counts the backward passes through a DDP model, each of which ends in DDP's gradient
     all_reduce (run by the reducer in C++, never through ``torch.distributed``'s Python
@@ -355,9 +414,10 @@ def _count_backwards(ddp: Any) -> None:
     param = _first_in_backward(ddp.module)
     if beat is None or param is None:
         return
-    node = param.view_as(param).grad_fn.next_functions[0][0]
+    node = _accumulator(param)
     node.register_prehook(beat.backward)
     ddp.__dict__["_safelaunch_backward_node"] = node
+    _time_ddp_wait(ddp, beat)
 
 
 def _patch_ddp(module: ModuleType) -> None:

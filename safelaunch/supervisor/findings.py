@@ -28,6 +28,9 @@ class FindingKind(str, Enum):
     ``collective_desync`` ranks issued a different op or shapes at the same sequence number;
     ``collective_waiting`` where the ranks wait, when the recorder alone names nobody;
     ``flight_recorder_missing`` ranks without a dump (stopped, dead, no recorder), and why.
+
+    While the job runs: ``straggler`` a rank computes consistently slower than the others,
+    which wait for it in every step (``stragglers``).
     """
 
     NO_PROGRESS = "no_progress"
@@ -46,6 +49,7 @@ class FindingKind(str, Enum):
     COLLECTIVE_DESYNC = "collective_desync"
     COLLECTIVE_WAITING = "collective_waiting"
     FLIGHT_RECORDER_MISSING = "flight_recorder_missing"
+    STRAGGLER = "straggler"
 
     __hash__ = str.__hash__  # Enum hashes by name: a plain "no_progress" must find its member
 

@@ -1,6 +1,6 @@
 """The heartbeat monitor: a thread that reads every rank's heartbeat record twice a second,
-learns the step interval, prints the status line, reports early exits and calls back once
-when a rank stalls (see ``hangs`` for the rules)."""
+learns the step interval, prints the status line, reports early exits, names stragglers
+(see ``stragglers``) and calls back once when a rank stalls (see ``hangs`` for the rules)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from safelaunch.supervisor.hangs import (
     step_limit,
 )
 from safelaunch.supervisor.result import RankProgress
+from safelaunch.supervisor.stragglers import StepSample, StragglerChange, StragglerDetector
 
 POLL_S = 0.5
 PAUSE_GAP_S = 5.0
@@ -44,8 +45,10 @@ class HeartbeatMonitor:
     def __init__(self, policy: HangPolicy | None, status_interval: float,
                  notice: Callable[[str], None],
                  on_hang: Callable[[list[Stall], list[RankView]], None],
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """``policy``: None when hang detection is off (progress is still shown)."""
+                 clock: Callable[[], float] = time.monotonic,
+                 on_straggler: Callable[[StragglerChange], None] | None = None) -> None:
+        """``policy``: None when hang detection is off (progress is still shown).
+        ``on_straggler``: called with each straggler named or cleared (after its notice)."""
         self._policy = policy or HangPolicy()
         self._status_interval = status_interval
         self._notice = notice
@@ -63,6 +66,8 @@ class HeartbeatMonitor:
         self._final: dict[int, RankProgress] = {}
         self._last_poll: float | None = None
         self._not_before = float("-inf")
+        self._stragglers = StragglerDetector()
+        self._on_straggler = on_straggler
         self._thread = threading.Thread(target=self._run, name="safelaunch-heartbeats",
                                         daemon=True)
 
@@ -81,6 +86,11 @@ class HeartbeatMonitor:
                 if tracked.mm is not None:
                     tracked.mm.close()
 
+    def stragglers(self) -> list[dict[str, object]]:
+        """Every straggler named during the run, for ``summary.json``."""
+        with self._lock:
+            return [dict(report) for report in self._stragglers.reports()]
+
     def progress(self) -> dict[int, RankProgress]:
         """How far each rank of the last attempt got, as read once the job ended."""
         return dict(self._final)
@@ -94,6 +104,7 @@ class HeartbeatMonitor:
                     tracked.mm.close()
             self._ranks = {g: _Tracked(g, pid, path, now) for g, (pid, path) in ranks.items()}
             self._intervals.reset()
+            self._stragglers.reset()
             self._fired = False
 
     def rank_exited(self, pid: int, returncode: int | None) -> None:
@@ -140,6 +151,7 @@ class HeartbeatMonitor:
         limit = step_limit(self._policy, self._intervals.longest)
         self._announce_limit(limit, views)
         self._early_exits(views, now)
+        self._find_stragglers(views)
         self._status(views, now)
         if self._enabled and not self._fired:
             stalls = find_stalls(views, self._policy, limit, now, self._not_before)
@@ -174,6 +186,22 @@ class HeartbeatMonitor:
                         f"{', '.join(map(str, alive))} still run (early exit); if they stop "
                         "progressing, that is a hang")
 
+    def _find_stragglers(self, views: list[RankView]) -> None:
+        """Feed every rank's step reading to the straggler detector while all ranks run."""
+        if not all(v.alive and v.beat is not None and v.beat.step > 0 for v in views):
+            return
+        with self._lock:
+            for view in views:
+                beat = view.beat
+                if beat is not None:
+                    self._stragglers.observe(
+                        view.rank, StepSample(beat.step, beat.step_time, beat.step_wait))
+            changes = self._stragglers.evaluate()
+        for change in changes:
+            self._notice(change.text)
+            if self._on_straggler is not None:
+                self._on_straggler(change)
+
     def _status(self, views: list[RankView], now: float) -> None:
         if self._status_interval <= 0:
             return
@@ -190,13 +218,21 @@ class HeartbeatMonitor:
         if self._last_status_steps is not None:
             rate = f", {(slow.step - self._last_status_steps) / (now - self._last_status):.2f} " \
                    "steps/s"
-        metrics = next((v.beat.metrics for v in beats if v.beat and v.beat.metrics), "")
         self._notice(
             f"status: step {slow.step} (rank {slow.rank}, slowest) to {fast.step} "
             f"(rank {fast.rank}){rate}, oldest heartbeat {now - oldest.last_progress():.1f}s "
-            f"ago (rank {oldest.rank})" + (f", {metrics}" if metrics else ""))
+            f"ago (rank {oldest.rank})" + self._status_tail(beats))
         self._last_status = now
         self._last_status_steps = slow.step
+
+
+    def _status_tail(self, beats: list[RankView]) -> str:
+        """The status line's end: the stragglers named now, then the user's metrics."""
+        metrics = next((v.beat.metrics for v in beats if v.beat and v.beat.metrics), "")
+        stragglers = ", ".join(f"rank {s.rank} ({s.ratio:.1f}x)"
+                               for s in self._stragglers.active.values())
+        return (f", straggler {stragglers}" if stragglers else "") + (
+            f", {metrics}" if metrics else "")
 
 
 def _progress(view: RankView, tracked: _Tracked, end: float) -> RankProgress:

@@ -60,6 +60,7 @@ from safelaunch.supervisor.result import (
     rank_state,
     returncode_label,
 )
+from safelaunch.supervisor.stragglers import StragglerChange
 
 RUN_DIR_ENV = "SAFELAUNCH_JOB_RUN_DIR"
 HUNG_GRACE_S = 2.0
@@ -99,7 +100,8 @@ class Supervisor:
         self._extra_env = dict(extra_env or {})
         self.deadline_hit = False
         self.monitor = HeartbeatMonitor(plan.hang_policy, plan.config.status_interval,
-                                        console.notice, self.on_hang)
+                                        console.notice, self.on_hang,
+                                        on_straggler=self.on_straggler)
         self.hang: HangReport | None = None
         self._console = console
         self._collector = collector
@@ -307,6 +309,10 @@ class Supervisor:
                 "forwards": beat.forwards if beat else 0,
                 "backwards": beat.backwards if beat else 0}
         return {"ranks": ranks}
+
+    def on_straggler(self, change: StragglerChange) -> None:
+        """From the monitor thread: a straggler named or cleared goes to events.jsonl."""
+        self._events.record(f"straggler_{change.event.value}", **change.straggler.to_json())
 
     def on_hang(self, stalls: list[Stall], views: list[RankView]) -> None:
         """From the monitor thread (or the job view's, when another node found a hang):

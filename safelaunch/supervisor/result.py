@@ -262,6 +262,8 @@ class RunOutcome:
     hang: dict[str, Any] | None = None
     global_root: dict[str, Any] | None = None
     """Several nodes: the job's first failure as claimed in the shared view (any node)."""
+    stragglers: list[dict[str, Any]] = field(default_factory=list)
+    """Ranks named as stragglers while the job ran, with their evidence."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -279,4 +281,5 @@ class RunOutcome:
             "notes": self.notes,
             "hang": self.hang,
             "global_root": self.global_root,
+            "stragglers": self.stragglers,
         }

@@ -294,6 +294,7 @@ def observe(plan: LaunchPlan, sup: Supervisor, result: object, error: Safelaunch
         signal_received=getattr(result, "signal", None) or sup.deferred_signal,
         error=LaunchError(error.exit_code, error.message) if error is not None else None,
         hang=sup.hang,
+        stragglers=tuple(sup.monitor.stragglers()),
         deadline_s=plan.config.deadline_s if sup.deadline_hit else None,
         first_failure=first,
         first_failure_remote=(first is not None and sup.jobview is not None

@@ -68,6 +68,8 @@ class Observation:
     """Several nodes: the first failure claimed in the shared view (any node)."""
     first_failure_remote: bool = False
     """Whether that failure is another node's."""
+    stragglers: tuple[dict[str, object], ...] = ()
+    """Every straggler the monitor named while the job ran (``stragglers.Straggler``)."""
 
 
 def hang_reason(report: HangReport) -> str:
@@ -104,6 +106,7 @@ def verdict(seen: Observation) -> RunOutcome:
         started_at=seen.started_at, command=list(seen.command),
         notes=[call.note] if call.note else [],
         global_root=first.to_json() if first is not None else None,
+        stragglers=[dict(s) for s in seen.stragglers],
     )
 
 
