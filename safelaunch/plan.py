@@ -20,8 +20,9 @@ from datetime import datetime
 from pathlib import Path
 
 from safelaunch import defaults
-from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
+from safelaunch.config import RunConfig
 from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
+from safelaunch.option_table import ENGINE_SWITCHES, ENGINE_VALUES, TOPOLOGY
 
 DEFAULT_MASTER_ADDR = "127.0.0.1"
 TORCHRUN_DEFAULT_PORT = 29500
@@ -157,7 +158,7 @@ def minimal_test_config(base: RunConfig, run_dir: Path, timeout: float,
     """The minimal test's own job: the job's topology and nothing else of its options (what
     the job runs, --module, --no-python, --run-path, and where its output goes, --log-dir,
     -r, -t, are its own), silent, bounded by ``timeout``, with its own rendezvous id."""
-    topology = {name: getattr(base, name) for name in TOPOLOGY_FIELDS}
+    topology = {name: getattr(base, name) for name in TOPOLOGY}
     return RunConfig(
         **topology, script="safelaunch.minimal_test", module=True, run_dir=str(run_dir),
         console_ranks=frozenset(), hang_timeout=timeout, startup_timeout=timeout,
@@ -174,22 +175,17 @@ def uses_local_store(config: RunConfig, single_node_store: bool = True) -> bool:
                                  and config.master_port is None)
 
 
-# torchrun options written back only when set, so a torch without one still runs the rest.
-_FLAGS = ("local_addr", "start_method", "event_log_handler", "log_dir", "redirects", "tee",
-          "local_ranks_filter", "duplicate_stdout_filters", "duplicate_stderr_filters",
-          "logs_specs", "numa_binding", "signals_to_handle", "shutdown_timeout",
-          "log_line_prefix_template")
-_SWITCHES = ("module", "no_python", "run_path", "virtual_local_rank")
-
-
 def _passthrough_argv(config: RunConfig) -> list[str]:
+    """torchrun's options that reach its engine as given (``option_table.Engine.VALUE`` and
+    ``SWITCH``), written back only when set, so a torch without one still runs the rest."""
     defaults = {f.name: f.default for f in dataclasses.fields(RunConfig)}
     argv = []
-    for name in _FLAGS:
-        value = getattr(config, name)
-        if value is not None and value != defaults[name]:
-            argv.append(f"--{name.replace('_', '-')}={value}")
-    argv += [f"--{name.replace('_', '-')}" for name in _SWITCHES if getattr(config, name)]
+    for spec in ENGINE_VALUES:
+        value = getattr(config, spec.name)
+        if value is not None and value != defaults[spec.name]:
+            argv.append(f"--{str(spec.torchrun).replace('_', '-')}={value}")
+    argv += [f"--{str(spec.torchrun).replace('_', '-')}" for spec in ENGINE_SWITCHES
+             if getattr(config, spec.name)]
     return argv
 
 
