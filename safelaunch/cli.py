@@ -141,13 +141,13 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
     """
     require_supported_torch()
     from safelaunch.minimal_test import driver
-    from safelaunch.plan import build_plan
+    from safelaunch.plan import run_location
     from safelaunch.supervisor.rundir import create_run_dir, write_json
 
     config = _topology_config(opts)
-    plan = build_plan(config, now=datetime.now(timezone.utc), short_id=secrets.token_hex(3),
-                      cwd=Path.cwd())
-    run_dir = Path(str(plan.run_dir) + ("-minimal-test" if config.run_dir is None else ""))
+    _, where, _ = run_location(config, now=datetime.now(timezone.utc),
+                               short_id=secrets.token_hex(3), cwd=Path.cwd())
+    run_dir = Path(str(where) + ("-minimal-test" if config.run_dir is None else ""))
     create_run_dir(run_dir, None)
     report = driver.run_minimal_test(
         config, driver.MinimalTestOptions(backend, timeout, bandwidth), run_dir)

@@ -88,6 +88,20 @@ def make_run_id(now: datetime, short_id: str) -> str:
     return f"{now.strftime('%Y%m%dT%H%M%SZ')}-{short_id}"
 
 
+def run_location(config: RunConfig, *, now: datetime, short_id: str,
+                 cwd: Path) -> tuple[str, Path, Path | None]:
+    """The run id, the run directory, and the parent of default run directories (where the
+    ``latest`` link lives; None for ``--run-dir``)."""
+    run_id = make_run_id(now, short_id)
+    if config.run_dir:
+        run_dir = cwd / config.run_dir
+        if NODE_RUN_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
+            run_id = run_dir.name
+        return run_id, run_dir, None
+    runs_root = cwd / defaults.RUNS_ROOT
+    return run_id, runs_root / run_id, runs_root
+
+
 def build_plan(
     config: RunConfig,
     *,
@@ -98,15 +112,7 @@ def build_plan(
 ) -> LaunchPlan:
     """``single_node_store``: the installed torch's torchrun turns a one-node static job into a
     local c10d store (``engine.single_node_store``); False for an older torch."""
-    run_id = make_run_id(now, short_id)
-    if config.run_dir:
-        run_dir, runs_root = (cwd / config.run_dir), None
-        if NODE_RUN_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
-            run_id = run_dir.name
-    else:
-        runs_root = cwd / defaults.RUNS_ROOT
-        run_dir = runs_root / run_id
-
+    run_id, run_dir, runs_root = run_location(config, now=now, short_id=short_id, cwd=cwd)
     backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id
     local_store = uses_local_store(config, single_node_store)
     if local_store:
