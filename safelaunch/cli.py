@@ -19,12 +19,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
-from safelaunch import __version__, defaults, exit_codes, options
+from safelaunch import __version__, defaults, exit_codes, option_table, options
 from safelaunch.config import (
-    Count,
-    NprocType,
     RunConfig,
-    Seconds,
     find_config_file,
     load_config_file,
     option_key,
@@ -32,6 +29,7 @@ from safelaunch.config import (
 )
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
+from safelaunch.option_types import Count, NprocType, Seconds
 from safelaunch.terminal import printable
 from safelaunch.torch_support import require_supported_torch
 
@@ -118,7 +116,8 @@ def _default_nproc() -> str:
 
 
 def _topology_config(opts: dict[str, Any], script: str = "safelaunch.minimal_test") -> RunConfig:
-    values = {k: v for k, v in opts.items() if k in options.TOPOLOGY and v is not None}
+    values = {spec.name: opts[spec.name] for spec in option_table.CHECK_COMMAND_OPTIONS
+              if opts.get(spec.name) is not None}
     values.setdefault("nproc", _default_nproc())
     return RunConfig(script=script, module=True, **values)
 
@@ -142,13 +141,13 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
     """
     require_supported_torch()
     from safelaunch.minimal_test import driver
-    from safelaunch.plan import build_plan
+    from safelaunch.plan import run_location
     from safelaunch.supervisor.rundir import create_run_dir, write_json
 
     config = _topology_config(opts)
-    plan = build_plan(config, now=datetime.now(timezone.utc), short_id=secrets.token_hex(3),
-                      cwd=Path.cwd())
-    run_dir = Path(str(plan.run_dir) + ("-minimal-test" if config.run_dir is None else ""))
+    _, where, _ = run_location(config, now=datetime.now(timezone.utc),
+                               short_id=secrets.token_hex(3), cwd=Path.cwd())
+    run_dir = Path(str(where) + ("-minimal-test" if config.run_dir is None else ""))
     create_run_dir(run_dir, None)
     report = driver.run_minimal_test(
         config, driver.MinimalTestOptions(backend, timeout, bandwidth), run_dir)
@@ -412,20 +411,15 @@ def _launch(ctx: click.Context, script: str, script_args: tuple[str, ...], own: 
     and the options ``remote`` sets itself (``own``)."""
     from safelaunch.remote.runner import Launch
 
-    forwarded = tuple(d for d in options.RUN_DESTS if d != "run_dir" and d not in own)
+    forwarded = tuple(d for d in option_table.RUN_DESTS if d != "run_dir" and d not in own)
     return Launch(script=script, script_args=tuple(script_args),
                   run_args=tuple(options.forwarded_argv(ctx, forwarded)), run_dir=run_dir,
                   sync_dir=sync_dir, exclude=exclude, env=env, detach=detach)
 
 
-SEVERAL_HOSTS_SET = ("nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
-                     "rdzv_endpoint", "rdzv_id", "standalone", "local_addr")
-"""The run options ``remote`` decides itself for a job over several hosts."""
-
-
 def _several_hosts_options(ctx: click.Context, count: int) -> set[str]:
     """Check the run options against a job over ``count`` hosts; the ones it sets itself."""
-    given = {name for name in SEVERAL_HOSTS_SET
+    given = {name for name in option_table.SEVERAL_HOSTS
              if ctx.get_parameter_source(name) in (click.core.ParameterSource.COMMANDLINE,
                                                    click.core.ParameterSource.ENVIRONMENT)}
     nnodes = str(ctx.params.get("nnodes"))
@@ -439,7 +433,7 @@ def _several_hosts_options(ctx: click.Context, count: int) -> set[str]:
     if clash:
         names = ", ".join("--" + name.replace("_", "-") for name in clash)
         raise UsageError(f"{names}: safelaunch remote sets these for each of several hosts")
-    return set(SEVERAL_HOSTS_SET)
+    return set(option_table.SEVERAL_HOSTS)
 
 
 def _hostfile(path: str) -> list[str]:

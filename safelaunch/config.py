@@ -8,12 +8,10 @@ against the option it mirrors, naming the key and its line when something is wro
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import math
 import os
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -21,171 +19,12 @@ import click
 import yaml
 
 from safelaunch import defaults
-from safelaunch.errors import ConfigError, UsageError
+from safelaunch.errors import ConfigError, OptionValueError, UsageError
+from safelaunch.option_table import OPTIONS, OptionSpec
+from safelaunch.option_types import shown
 
 DEFAULT_CONFIG_FILE = "safelaunch.yaml"
-NPROC_WORDS = ("auto", "gpu", "cpu", "xpu")
-TOPOLOGY_FIELDS = ("nproc", "nnodes", "node_rank", "master_addr", "master_port", "rdzv_backend",
-                   "rdzv_endpoint", "rdzv_conf", "standalone", "local_addr", "monitor_interval",
-                   "role", "virtual_local_rank", "collective_timeout")
-"""The options that say where and how the ranks meet, shared by the job and its minimal test."""
 SHUTDOWN_TIMEOUT_ENV = "TORCH_ELASTIC_SHUTDOWN_TIMEOUT"
-MAX_SECONDS = 1e9
-"""Longest time any option takes (about 31 years): below every timer's own limit."""
-MAX_COUNT = 1_000_000
-"""Largest count (restarts, lines) any option takes."""
-MAX_LOCAL_PROCS = 4096
-MAX_RANK = 65535
-"""Largest rank (or node rank) an option may name."""
-
-
-class Seconds(click.FloatRange):
-    """A finite number of seconds in ``[min, MAX_SECONDS]``: never nan, inf or a boolean."""
-
-    name = "seconds"
-
-    def __init__(self, min: float = 0.0) -> None:
-        super().__init__(min=min, max=MAX_SECONDS)
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
-        if isinstance(value, bool):
-            self.fail(f"must be a number of seconds, got {value!r}", param, ctx)
-        seconds = super().convert(value, param, ctx)
-        if not math.isfinite(seconds):
-            self.fail(f"must be a finite number of seconds, got {value!r}", param, ctx)
-        return seconds
-
-
-class Count(click.IntRange):
-    """A whole number in ``[min, max]`` (never a boolean)."""
-
-    def __init__(self, min: int = 0, max: int = MAX_COUNT) -> None:
-        super().__init__(min=min, max=max)
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
-        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-            self.fail(f"must be a whole number, got {_shown(value)}", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-class NprocType(click.ParamType):  # type: ignore[type-arg]
-    """A positive process count, or a device word torchrun takes (``auto``, ``gpu``, ``cpu``,
-    ``xpu``, or the name of a PrivateUse1 backend); torch itself decides whether the device
-    exists."""
-
-    name = "N|auto|gpu|cpu|xpu"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        if not isinstance(value, bool):
-            if text in NPROC_WORDS or (text.isidentifier() and text.isascii() and len(text) < 64
-                                       and not _is_number(text)):
-                return text
-            if text.isdigit() and 1 <= int(text) <= MAX_LOCAL_PROCS:
-                return str(int(text))
-        self.fail(f"must be an integer from 1 to {MAX_LOCAL_PROCS} or one of auto, gpu, cpu, "
-                  f"xpu, got {_shown(value)}", param, ctx)
-
-
-class NnodesType(click.ParamType):  # type: ignore[type-arg]
-    """``N`` or ``MIN:MAX`` nodes, as torchrun takes them."""
-
-    name = "N|MIN:MAX"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value).strip()
-        parts = text.split(":")
-        if len(parts) > 2 or not all(p.isdigit() and 1 <= int(p) <= MAX_RANK + 1 for p in parts):
-            self.fail(f"must be an integer from 1 to {MAX_RANK + 1} or MIN:MAX, got "
-                      f"{_shown(value)}", param, ctx)
-        if len(parts) == 2 and int(parts[0]) > int(parts[1]):
-            self.fail(f"MIN must not exceed MAX, got {value!r}", param, ctx)
-        return text
-
-
-class RankSetType(click.ParamType):  # type: ignore[type-arg]
-    """``all`` or a list of global ranks such as ``0,3`` or ``0-3,8``; ``None`` means all."""
-
-    name = "all|RANKS"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> frozenset[int] | None:
-        if value is None or isinstance(value, frozenset):
-            return value
-        if isinstance(value, int) and not isinstance(value, bool):
-            value = str(value)
-        if isinstance(value, list):
-            value = ",".join(str(v) for v in value)
-        text = str(value).strip().lower()
-        if text == "all":
-            return None
-        ranks: set[int] = set()
-        for item in text.split(","):
-            item = item.strip()
-            lo, sep, hi = item.partition("-")
-            if not lo.isdigit() or (sep and not hi.isdigit()):
-                self.fail(f"must be 'all' or ranks like 0,3 or 0-3, got {_shown(value)}",
-                          param, ctx)
-            first, last = int(lo), int(hi if sep else lo)
-            if max(first, last) > MAX_RANK:
-                self.fail(f"ranks go up to {MAX_RANK}, got {_shown(value)}", param, ctx)
-            ranks.update(range(first, last + 1))
-        if not ranks:
-            self.fail(f"names no rank: {value!r}", param, ctx)
-        return frozenset(ranks)
-
-
-class HangTimeoutType(click.ParamType):  # type: ignore[type-arg]
-    """Seconds, ``auto`` (learned from the step interval) or ``off``."""
-
-    name = "SECONDS|auto|off"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float | str:
-        text = str(value).strip().lower()
-        if text in ("auto", "off"):
-            return text
-        try:
-            seconds = float(text)
-        except ValueError:
-            seconds = -1.0
-        if isinstance(value, bool) or not 0 < seconds <= MAX_SECONDS:
-            self.fail(f"must be a number of seconds > 0 (at most {MAX_SECONDS:g}), auto or off, "
-                      f"got {_shown(value)}", param, ctx)
-        return seconds
-
-
-def hang_timeout_value(value: object) -> float | str:
-    """``--hang-timeout`` as the plan reads it: seconds as a float, or ``auto`` / ``off``,
-    whoever built the config (click, a test, a library caller)."""
-    if isinstance(value, str) and value.strip().lower() in ("auto", "off"):
-        return value.strip().lower()
-    seconds = math.nan
-    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
-        with contextlib.suppress(ValueError):
-            seconds = float(value)
-    if not 0 < seconds <= MAX_SECONDS:  # nan fails both
-        raise UsageError(f"--hang-timeout must be a number of seconds > 0 (at most "
-                         f"{MAX_SECONDS:g}), auto or off, got {_shown(value)}")
-    return seconds
-
-
-def _is_number(text: str) -> bool:
-    """``nan``, ``inf``, ``Infinity``: words that are numbers, never a device's name."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _shown(value: Any) -> str:
-    """A value for an error message: its repr, cut to a readable length."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def rdzv_backends() -> set[str]:
@@ -253,23 +92,22 @@ class RunConfig:
     config_file: str | None = None
 
     def __post_init__(self) -> None:
+        """Each value checked (and normalised: ``600`` -> ``600.0``, ``'Off'`` -> ``off``)
+        by its option's own type, whoever built the config (click, a test, a library
+        caller); then the combinations."""
+        for spec in _FIELD_OPTIONS:
+            setattr(self, spec.name, checked_value(spec, getattr(self, spec.name),
+                                                   optional=spec.name in _OPTIONAL_FIELDS))
         if self.module and self.no_python and not self.run_path:
             raise UsageError("--module and --no-python cannot be used together")
         self._check_nodes()
         self._check_place_in_job()
-        if self.grace_period < 0:
-            raise UsageError(f"--grace-period must be >= 0, got {self.grace_period}")
-        if self.monitor_interval <= 0:
-            raise UsageError(f"--monitor-interval must be > 0, got {self.monitor_interval}")
-        self.hang_timeout = hang_timeout_value(self.hang_timeout)
 
     def _check_nodes(self) -> None:
         """--standalone, the sign of --node-rank, and a rendezvous backend that torch knows and
         that fits --nnodes."""
         if self.standalone and self.max_nodes > 1:
             raise UsageError("--standalone runs on one node; drop it or use --nnodes 1")
-        if self.node_rank < 0:
-            raise UsageError(f"--node-rank must be >= 0, got {self.node_rank}")
         if self.rdzv_backend not in rdzv_backends():
             raise UsageError(f"--rdzv-backend {self.rdzv_backend!r} is not a rendezvous backend "
                              f"torch knows (choose from {', '.join(sorted(rdzv_backends()))})")
@@ -317,6 +155,45 @@ class RunConfig:
             "all" if self.console_ranks is None else sorted(self.console_ranks)
         )
         return data
+
+
+_OPTIONAL_FIELDS = frozenset(f.name for f in fields(RunConfig) if f.default is None)
+"""Fields whose None means "not given" (the plan or torch decides)."""
+_FIELD_OPTIONS = tuple(spec for spec in OPTIONS
+                       if spec.name in {f.name for f in fields(RunConfig)})
+"""The table's rows that are fields of ``RunConfig`` (all but ``--print-completion``)."""
+
+
+def checked_value(spec: OptionSpec, value: Any, *, optional: bool = False) -> Any:
+    """``value`` for ``spec``'s field as its option's type takes it (click's own conversion,
+    so ``600`` is 600.0 seconds and ``'Off'`` is ``off``); ``OptionValueError`` naming the
+    option and the value otherwise.  ``optional``: None means not given."""
+    if value is None and optional:
+        return None
+    kind = spec.type
+    if kind is bool:
+        expected = None if isinstance(value, bool) else "must be true or false"
+    elif kind is str or isinstance(kind, (click.types.StringParamType, click.Path)):
+        expected = None if isinstance(value, str) else "must be text"
+    elif kind is tuple:
+        expected = None if isinstance(value, tuple) and all(
+            isinstance(item, str) for item in value) else "must be a tuple of strings"
+    else:
+        return _converted(spec, kind, value)
+    if expected is not None:
+        raise OptionValueError(f"{spec.shown} {expected}, got {shown(value)}", spec.name, value)
+    return value
+
+
+def _converted(spec: OptionSpec, kind: click.ParamType[Any], value: Any) -> Any:
+    try:
+        return kind.convert(value, None, None)
+    except click.BadParameter as exc:
+        message = exc.message
+    except (TypeError, ValueError):  # click's number types, off None or a list
+        message = f"must be a number, got {shown(value)}"
+    joint = " " if message.startswith("must ") else ": "
+    raise OptionValueError(f"{spec.shown}{joint}{message}", spec.name, value) from None
 
 
 def resolve_grace_period(grace_period: float | None, shutdown_timeout: int | None,
@@ -449,13 +326,13 @@ def _option_value(param: click.Parameter, value: Any, ctx: click.Context, where:
     be; a value of the wrong kind is a ``ConfigError`` at ``where``."""
     expected = _expected_yaml_type(param, value)
     if expected is not None:
-        raise ConfigError(f"{where}: key '{raw_key}' expects {expected}, not {_shown(value)}")
+        raise ConfigError(f"{where}: key '{raw_key}' expects {expected}, not {shown(value)}")
     try:
         return param.type_cast_value(ctx, value)
     except click.BadParameter as exc:
         raise ConfigError(f"{where}: key '{raw_key}': {exc.format_message()}") from exc
     except (TypeError, ValueError, AttributeError) as exc:  # click's own types, off str
-        raise ConfigError(f"{where}: key '{raw_key}': {_shown(value)} is not a valid "
+        raise ConfigError(f"{where}: key '{raw_key}': {shown(value)} is not a valid "
                           "value") from exc
 
 

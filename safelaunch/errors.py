@@ -2,6 +2,7 @@
 
     SafelaunchError                 any error safelaunch reports to the user
     ├── UsageError          (2)     bad option value or combination
+    │   ├── OptionValueError (2)    one option's value refused (``.option``, ``.value``)
     │   ├── ConfigError     (2)     bad config file: unknown key, wrong type, invalid YAML
     │   └── RunDirError     (2)     the run directory cannot be created or is not empty
     ├── StartError        (125)     the job could not be started (port taken, rendezvous failed)
@@ -35,6 +36,15 @@ class SafelaunchError(Exception):
 
 class UsageError(SafelaunchError):
     exit_code = exit_codes.USAGE
+
+
+class OptionValueError(UsageError):
+    """A ``RunConfig`` field given a value its option refuses; names the field."""
+
+    def __init__(self, message: str, option: str, value: object) -> None:
+        super().__init__(message)
+        self.option = option
+        self.value = value
 
 
 class ConfigError(UsageError):

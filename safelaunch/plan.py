@@ -20,8 +20,9 @@ from datetime import datetime
 from pathlib import Path
 
 from safelaunch import defaults
-from safelaunch.config import TOPOLOGY_FIELDS, RunConfig
+from safelaunch.config import RunConfig
 from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
+from safelaunch.option_table import ENGINE_SWITCHES, ENGINE_VALUES, TOPOLOGY
 
 DEFAULT_MASTER_ADDR = "127.0.0.1"
 TORCHRUN_DEFAULT_PORT = 29500
@@ -87,6 +88,20 @@ def make_run_id(now: datetime, short_id: str) -> str:
     return f"{now.strftime('%Y%m%dT%H%M%SZ')}-{short_id}"
 
 
+def run_location(config: RunConfig, *, now: datetime, short_id: str,
+                 cwd: Path) -> tuple[str, Path, Path | None]:
+    """The run id, the run directory, and the parent of default run directories (where the
+    ``latest`` link lives; None for ``--run-dir``)."""
+    run_id = make_run_id(now, short_id)
+    if config.run_dir:
+        run_dir = cwd / config.run_dir
+        if NODE_RUN_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
+            run_id = run_dir.name
+        return run_id, run_dir, None
+    runs_root = cwd / defaults.RUNS_ROOT
+    return run_id, runs_root / run_id, runs_root
+
+
 def build_plan(
     config: RunConfig,
     *,
@@ -97,15 +112,7 @@ def build_plan(
 ) -> LaunchPlan:
     """``single_node_store``: the installed torch's torchrun turns a one-node static job into a
     local c10d store (``engine.single_node_store``); False for an older torch."""
-    run_id = make_run_id(now, short_id)
-    if config.run_dir:
-        run_dir, runs_root = (cwd / config.run_dir), None
-        if NODE_RUN_PATTERN.fullmatch(run_dir.name):  # named by a run id (safelaunch remote)
-            run_id = run_dir.name
-    else:
-        runs_root = cwd / defaults.RUNS_ROOT
-        run_dir = runs_root / run_id
-
+    run_id, run_dir, runs_root = run_location(config, now=now, short_id=short_id, cwd=cwd)
     backend, endpoint, rdzv_id = config.rdzv_backend, config.rdzv_endpoint, config.rdzv_id
     local_store = uses_local_store(config, single_node_store)
     if local_store:
@@ -157,7 +164,7 @@ def minimal_test_config(base: RunConfig, run_dir: Path, timeout: float,
     """The minimal test's own job: the job's topology and nothing else of its options (what
     the job runs, --module, --no-python, --run-path, and where its output goes, --log-dir,
     -r, -t, are its own), silent, bounded by ``timeout``, with its own rendezvous id."""
-    topology = {name: getattr(base, name) for name in TOPOLOGY_FIELDS}
+    topology = {name: getattr(base, name) for name in TOPOLOGY}
     return RunConfig(
         **topology, script="safelaunch.minimal_test", module=True, run_dir=str(run_dir),
         console_ranks=frozenset(), hang_timeout=timeout, startup_timeout=timeout,
@@ -174,22 +181,17 @@ def uses_local_store(config: RunConfig, single_node_store: bool = True) -> bool:
                                  and config.master_port is None)
 
 
-# torchrun options written back only when set, so a torch without one still runs the rest.
-_FLAGS = ("local_addr", "start_method", "event_log_handler", "log_dir", "redirects", "tee",
-          "local_ranks_filter", "duplicate_stdout_filters", "duplicate_stderr_filters",
-          "logs_specs", "numa_binding", "signals_to_handle", "shutdown_timeout",
-          "log_line_prefix_template")
-_SWITCHES = ("module", "no_python", "run_path", "virtual_local_rank")
-
-
 def _passthrough_argv(config: RunConfig) -> list[str]:
+    """torchrun's options that reach its engine as given (``option_table.Engine.VALUE`` and
+    ``SWITCH``), written back only when set, so a torch without one still runs the rest."""
     defaults = {f.name: f.default for f in dataclasses.fields(RunConfig)}
     argv = []
-    for name in _FLAGS:
-        value = getattr(config, name)
-        if value is not None and value != defaults[name]:
-            argv.append(f"--{name.replace('_', '-')}={value}")
-    argv += [f"--{name.replace('_', '-')}" for name in _SWITCHES if getattr(config, name)]
+    for spec in ENGINE_VALUES:
+        value = getattr(config, spec.name)
+        if value is not None and value != defaults[spec.name]:
+            argv.append(f"--{str(spec.torchrun).replace('_', '-')}={value}")
+    argv += [f"--{str(spec.torchrun).replace('_', '-')}" for spec in ENGINE_SWITCHES
+             if getattr(config, spec.name)]
     return argv
 
 

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
 import pytest
 
 from safelaunch.cli import run_command
-from safelaunch.config import (
-    NnodesType,
-    NprocType,
-    RankSetType,
-    RunConfig,
-    resolve_grace_period,
-)
-from safelaunch.errors import ConfigError, UsageError
+from safelaunch.config import RunConfig, resolve_grace_period
+from safelaunch.errors import ConfigError, OptionValueError, UsageError
+from safelaunch.option_types import NnodesType, NprocType, RankSetType
 
 
 def _params(args: list[str]) -> dict[str, object]:
@@ -179,3 +175,75 @@ def test_the_config_checks_its_own_hang_timeout():
     for bad in (0, -1, True, "soon", float("nan"), float("inf"), None, [600]):
         with pytest.raises(UsageError, match="--hang-timeout must be"):
             RunConfig(script="x", hang_timeout=bad)
+
+
+@pytest.mark.parametrize(("field", "given", "kept"), [
+    ("hang_timeout", 600, 600.0),
+    ("hang_timeout", "Off", "off"),
+    ("hang_timeout", " AUTO ", "auto"),
+    ("hang_timeout", "1.5", 1.5),
+    ("startup_timeout", 30, 30.0),
+    ("grace_period", 0, 0.0),
+    ("status_interval", 0, 0.0),
+    ("collective_timeout", None, None),
+    ("collective_timeout", 60, 60.0),
+    ("monitor_interval", 1, 1.0),
+    ("max_restarts", 3.0, 3),
+    ("master_port", None, None),
+    ("master_port", 29555, 29555),
+    ("node_rank", 0, 0),
+    ("nproc", 4, "4"),
+    ("nproc", "gpu", "gpu"),
+    ("nnodes", "1:1", "1:1"),
+    ("console_ranks", "0,2-3", frozenset({0, 2, 3})),
+    ("console_ranks", frozenset(), frozenset()),
+    ("stack_dump", "py-spy", "py-spy"),
+    ("shutdown_timeout", 5, 5),
+    ("run_dir", "runs/mine", "runs/mine"),
+])
+def test_a_run_config_keeps_a_good_value_as_its_option_would(field, given, kept):
+    """Whoever builds a RunConfig (click, a test, a library caller), the plan reads the same:
+    each value goes through its option's own type."""
+    value = getattr(RunConfig(script="x", **{field: given}), field)
+    assert value == kept and type(value) is type(kept)
+
+
+@pytest.mark.parametrize(("field", "bad", "named"), [
+    ("hang_timeout", 0, "--hang-timeout must be"),
+    ("hang_timeout", "soon", "--hang-timeout must be"),
+    ("hang_timeout", True, "--hang-timeout must be"),
+    ("hang_timeout", float("nan"), "--hang-timeout must be"),
+    ("startup_timeout", float("inf"), "--startup-timeout: inf is not in the range"),
+    ("startup_timeout", 0.5, "--startup-timeout: 0.5 is not in the range"),
+    ("startup_timeout", None, "--startup-timeout must be a number, got None"),
+    ("grace_period", -1, "--grace-period: -1.0 is not in the range"),
+    ("grace_period", False, "--grace-period must be a number of seconds"),
+    ("monitor_interval", 0, "--monitor-interval: 0.0 is not in the range"),
+    ("status_interval", 2e9, "--status-interval: 2000000000.0 is not in the range"),
+    ("collective_timeout", [60], "--collective-timeout must be a number"),
+    ("max_restarts", 2.5, "--max-restarts must be a whole number"),
+    ("max_restarts", True, "--max-restarts must be a whole number"),
+    ("max_restarts", 10**7, "--max-restarts: 10000000 is not in the range"),
+    ("node_rank", -1, "--node-rank: -1 is not in the range"),
+    ("master_port", 0, "--master-port: 0 is not in the range"),
+    ("nproc", 0, "--nproc must be an integer"),
+    ("nnodes", "2:1", "--nnodes: MIN must not exceed MAX"),
+    ("console_ranks", "x", "--console-ranks must be 'all' or ranks"),
+    ("stack_dump", "gdb", "--stack-dump: 'gdb' is not one of"),
+    ("debug_level", "BASIC", "--debug-level: 'BASIC' is not one of"),
+    ("standalone", 1, "--standalone must be true or false, got 1"),
+    ("preflight", "no", "--preflight must be true or false"),
+    ("role", 5, "--role must be text, got 5"),
+    ("rdzv_endpoint", None, "--rdzv-endpoint must be text, got None"),
+    ("script_args", ["--lr", "1"], "script_args must be a tuple of strings"),
+])
+def test_a_run_config_refuses_a_bad_value_naming_the_option(field, bad, named):
+    with pytest.raises(OptionValueError, match=re.escape(named)) as caught:
+        RunConfig(script="x", **{field: bad})
+    assert caught.value.option == field and caught.value.exit_code == 2
+    assert caught.value.value is bad or caught.value.value != caught.value.value  # nan
+
+
+def test_every_default_of_run_config_is_a_value_its_option_takes():
+    config = RunConfig(script="x")
+    assert config.hang_timeout == "auto" and config.console_ranks is None

@@ -9,7 +9,7 @@ import pytest
 
 from safelaunch.config import RunConfig
 from safelaunch.errors import ScriptNotExecutable, ScriptNotFound
-from safelaunch.plan import build_plan, check_entrypoint
+from safelaunch.plan import build_plan, check_entrypoint, run_location
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 
@@ -69,6 +69,15 @@ def test_explicit_run_dir():
     assert plan.run_id == "20260102T030405Z-abc123"
     # a directory named by a run id (what safelaunch remote passes) keeps that id
     assert _plan(run_dir="runs/20261122T105138Z-7bd63f").run_id == "20261122T105138Z-7bd63f"
+
+
+@pytest.mark.parametrize("run_dir", [None, "runs/mine", "runs/20261122T105138Z-7bd63f"])
+def test_run_location_is_the_plans_without_planning_the_rest(run_dir):
+    """What `safelaunch minimal-test` takes instead of building a whole plan."""
+    plan = _plan(run_dir=run_dir)
+    where = run_location(RunConfig(script="train.py", run_dir=run_dir), now=NOW,
+                         short_id="abc123", cwd=Path("/w"))
+    assert where == (plan.run_id, plan.run_dir, plan.runs_root)
 
 
 def test_script_args_stay_out_of_torchrun_argv():

@@ -13,7 +13,8 @@ import pytest
 from safelaunch.cli import remote_command
 from safelaunch.console import Console
 from safelaunch.errors import UsageError
-from safelaunch.options import RUN_DESTS, forwarded_argv
+from safelaunch.option_table import RUN_DESTS
+from safelaunch.options import forwarded_argv
 from safelaunch.remote.ssh import resolve_target, split_host
 from safelaunch.remote.stream import Follower
 from safelaunch.remote.sync import local_files

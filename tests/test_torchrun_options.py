@@ -10,7 +10,8 @@ import click
 import pytest
 
 from safelaunch.cli import run_command
-from safelaunch.options import TORCHRUN_DESTS, expand_abbreviations
+from safelaunch.option_table import TORCHRUN_DESTS
+from safelaunch.options import expand_abbreviations
 from safelaunch.supervisor.engine import torchrun_parser
 
 

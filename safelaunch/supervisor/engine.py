@@ -45,6 +45,7 @@ from torch.distributed.launcher.api import LaunchConfig
 from torch.distributed.run import config_from_args, get_args_parser
 
 from safelaunch.errors import StartError, UsageError
+from safelaunch.option_table import WORKER_SPEC_FIELDS
 from safelaunch.signals import handlers_installed
 from safelaunch.supervisor.launch_checks import check_launch_config, check_nproc
 from safelaunch.supervisor.logs import RankRoutes, StreamRoute
@@ -448,8 +449,7 @@ def run_engine(
         "master_addr": master_addr, "master_port": master_port,
         "local_addr": config.local_addr,
     }
-    for name in ("event_log_handler", "numa_options", "duplicate_stdout_filters",
-                 "duplicate_stderr_filters", "virtual_local_rank"):
+    for name in WORKER_SPEC_FIELDS:  # those this torch's LaunchConfig has
         if hasattr(config, name):
             spec_kwargs[name] = getattr(config, name)
     spec = WorkerSpec(**_accepted(spec_kwargs, WorkerSpec))
