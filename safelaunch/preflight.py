@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import resource
 import socket
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -352,6 +352,37 @@ def check_open_files(_: PreflightInput) -> CheckResult:
     return CheckResult("open files", Status.PASS, f"open-file limit {soft}")
 
 
+class _CheckRun:
+    """One check in a daemon thread: a check past the budget (a DNS lookup that hangs) is
+    reported as too slow and left behind, and never holds up the launcher's exit, as the
+    joined worker threads of a ``ThreadPoolExecutor`` would."""
+
+    def __init__(self, name: str,
+                 job: Callable[[], list[CheckResult] | CheckResult]) -> None:
+        self.name = name
+        self._job = job
+        self._out: list[CheckResult] | None = None
+        self._error: Exception | None = None
+        self.thread = threading.Thread(target=self._run, name=f"safelaunch-check-{name}",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            out = self._job()
+        except Exception as exc:  # a check must never stop the launch by crashing
+            self._error = exc
+            return
+        self._out = out if isinstance(out, list) else [out]
+
+    def results(self) -> list[CheckResult]:
+        if self._error is not None:
+            return [CheckResult(self.name, Status.SKIP, f"could not run: {self._error!r}")]
+        if self.thread.is_alive() or self._out is None:
+            return [CheckResult(self.name, Status.SKIP, "took too long")]
+        return self._out
+
+
 def run_checks(inp: PreflightInput) -> PreflightReport:
     started = time.monotonic()
     gpus = inp.gpus if inp.gpus is not None else gpu.list_gpus()
@@ -368,20 +399,12 @@ def run_checks(inp: PreflightInput) -> PreflightReport:
     ]
     results: list[CheckResult] = []
     budget = max(THRESHOLDS["budget_s"] - (time.monotonic() - started), 0.1)
-    pool = ThreadPoolExecutor(max_workers=len(jobs))
-    futures = {name: pool.submit(job) for name, job in jobs}
-    wait(futures.values(), timeout=budget)
-    for name, future in futures.items():
-        if not future.done():
-            results.append(CheckResult(name, Status.SKIP, "took too long"))
-            continue
-        try:
-            out = future.result()
-        except Exception as exc:  # a check must never stop the launch by crashing
-            results.append(CheckResult(name, Status.SKIP, f"could not run: {exc!r}"))
-            continue
-        results.extend(out if isinstance(out, list) else [out])
-    pool.shutdown(wait=False, cancel_futures=True)
+    runs = [_CheckRun(name, job) for name, job in jobs]
+    deadline = time.monotonic() + budget
+    for run in runs:
+        run.thread.join(max(0.0, deadline - time.monotonic()))
+    for run in runs:
+        results.extend(run.results())
     return PreflightReport(results, time.monotonic() - started)
 
 

@@ -28,6 +28,10 @@ def _check(report: preflight.PreflightReport, name: str) -> preflight.CheckResul
 def fake_gpus(monkeypatch):
     monkeypatch.setenv("SAFELAUNCH_NVIDIA_SMI", FAKE_SMI)
     monkeypatch.setenv("FAKE_GPUS", "2")
+    # the fake nvidia-smi is a Python program: on a loaded machine its start alone can pass
+    # the checks' 1.8 s budget (the budget itself is tested on its own)
+    monkeypatch.setitem(preflight.THRESHOLDS, "budget_s", 60.0)
+    monkeypatch.setattr(gpu, "TIMEOUT_S", 60.0)
     return monkeypatch
 
 
@@ -46,6 +50,33 @@ def test_port_in_use_fails_and_free_port_passes(tmp_path):
         assert _check(report, "master port").status is Status.FAIL
     report = preflight.run_checks(_inp(tmp_path, master_port=port, check_port=True))
     assert _check(report, "master port").status is Status.PASS
+
+
+def test_a_check_past_the_budget_is_too_slow_and_holds_up_nothing(tmp_path, monkeypatch):
+    import threading
+
+    release = threading.Event()
+
+    def hanging_lookup(inp):
+        release.wait(60)  # a DNS lookup that does not answer
+        return preflight.CheckResult("master address", Status.PASS, "late")
+
+    def crashing(inp):
+        raise OSError("no /proc")
+
+    monkeypatch.setattr(preflight, "check_master_addr", hanging_lookup)
+    monkeypatch.setattr(preflight, "check_open_files", crashing)
+    monkeypatch.setitem(preflight.THRESHOLDS, "budget_s", 0.3)
+    try:
+        report = preflight.run_checks(_inp(tmp_path))
+        assert _check(report, "master address").status is Status.SKIP
+        assert _check(report, "master address").message == "took too long"
+        assert "could not run: OSError('no /proc')" in _check(report, "open files").message
+        assert _check(report, "disk").status is Status.PASS  # the others are all there
+        left = [t for t in threading.enumerate() if t.name.startswith("safelaunch-check-")]
+        assert left and all(t.daemon for t in left)  # the interpreter's exit waits for none
+    finally:
+        release.set()
 
 
 def test_unresolvable_master_addr(tmp_path):
