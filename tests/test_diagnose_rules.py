@@ -232,6 +232,57 @@ CASES: dict[str, tuple[str, str]] = {
     "oom-killer": (
         "[12345.6] Out of memory: Killed process 4242 (python) total-vm:98765432kB\n",
         "memory check: 12 GiB free\n"),
+    # The wrong setup of a DDP/FSDP/DeepSpeed/vLLM run, each told by the library's own words.
+    "ddp-module-device": (
+        TRACE + "    model = DDP(model, device_ids=[local_rank])\nValueError: "
+        "DistributedDataParallel device_ids and output_device arguments only work with "
+        "single-device/multiple-device GPU modules or CPU modules, but got device_ids [0], "
+        "output_device 0, and module parameters {device(type='cpu')}.\n",
+        "wrapping the model: DistributedDataParallel(device_ids=[0]) on cuda:0\n"),
+    "ddp-buffer-inplace": (
+        TRACE + "    loss.backward()\nRuntimeError: one of the variables needed for gradient "
+        "computation has been modified by an inplace operation: [torch.cuda.FloatTensor [256]] "
+        "is at version 3; expected version 2 instead.\n",
+        "broadcast_buffers=True: the BatchNorm running stats follow rank 0\n"),
+    "fsdp-mixed-requires-grad": (
+        TRACE + "    model = FSDP(model, auto_wrap_policy=policy)\nValueError: Must flatten "
+        "tensors with uniform requires_grad when use_orig_params=False\n",
+        "FSDP use_orig_params=True: 1.2M trainable parameters, 6.7B frozen\n"),
+    "amp-fp16-params": (
+        TRACE + "    scaler.unscale_(optimizer)\nValueError: Attempting to unscale FP16 "
+        "gradients.\n",
+        "GradScaler: scale 65536.0, model loaded in float32, autocast fp16\n"),
+    "tp-size-indivisible": (
+        TRACE + "    engine = LLMEngine.from_engine_args(engine_args)\nValueError: Total number "
+        "of attention heads (40) must be divisible by tensor parallel size (3).\n",
+        "INFO tensor_parallel_size=4: 40 attention heads, 10 per rank\n"),
+    "batch-size-mismatch": (
+        "[rank0]: AssertionError: Check batch related parameters. train_batch_size is not equal "
+        "to micro_batch_per_gpu * gradient_acc_step * world_size 32 != 4 * 4 * 1\n",
+        "[INFO] train_batch_size 64 = micro_batch_per_gpu 4 * gradient_acc_step 2 * 8 GPUs\n"),
+    "sampler-shuffle": (
+        TRACE + "    loader = DataLoader(ds, sampler=sampler, shuffle=True)\nValueError: sampler "
+        "option is mutually exclusive with shuffle\n",
+        "DataLoader: DistributedSampler(shuffle=True), set_epoch(3)\n"),
+    "syncbn-without-ddp": (
+        TRACE + "    x = self.bn1(x)\nValueError: SyncBatchNorm expected input tensor to be on "
+        "GPU\n",
+        "converted 53 BatchNorm layers to SyncBatchNorm before wrapping with DDP\n"),
+    "spawn-pickle": (
+        TRACE + "    mp.spawn(main_worker, nprocs=4)\nAttributeError: Can't pickle local object "
+        "'build_loader.<locals>.<lambda>'\n",
+        "pickled the dataset for 4 workers (start method: spawn)\n"),
+    "extension-build-failed": (
+        "Building extension module fused_adam...\n[1/3] /usr/local/cuda/bin/nvcc -c "
+        "multi_tensor_adam.cu -o multi_tensor_adam.cuda.o\nFAILED: multi_tensor_adam.cuda.o\n"
+        "nvcc fatal   : Unsupported gpu architecture 'compute_90'\n"
+        "ninja: build stopped: subcommand failed.\n",
+        "Loading extension module fused_adam...\nTime to load fused_adam op: 0.31 seconds\n"),
+    "cpu-oom": (
+        TRACE + "    batch = torch.stack(samples)\nRuntimeError: [enforce fail at alloc_cpu.cpp:"
+        "83] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate "
+        "3221225472 bytes. Error code 12 (Cannot allocate memory)\n",
+        "host memory: 240 GiB free, DataLoader workers 8\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
@@ -364,6 +415,27 @@ E0227 12:00:00.124000 1234 torch/distributed/elastic/agent/server/api.py:732] At
 def test_glog_prefixed_traceback_is_read():
     result = diagnose(from_text(GLOG_TRACEBACK, "torchrun.log"))
     assert result.findings[0].id == "ddp-module-attribute"
+
+
+@pytest.mark.parametrize("text", [
+    "the traceback ends with\n    raise WidgetError('widget 7 is frobnicated')\n",
+    "my run fails with \u201c[WidgetError : widget 7 is frobnicated]\u201d every time\n",
+    "WidgetError : widget 7 is frobnicated\n",
+    "[2/3] c++ -c widget.cpp -o widget.o\nFAILED: widget.o\nninja: build stopped.\n",
+])
+def test_a_failure_is_known_by_its_shape(text):
+    """An exception typed with a space before its colon, quoted in brackets, or shown only by
+    the ``raise`` line of its frame, and a failed build step: a failure, though no rule
+    knows it."""
+    result = diagnose(from_text(text, "shape.log"))
+    assert result.status == "diagnosed" and result.findings[0].id in (
+        "failure-shown", "extension-build-failed"), result
+
+
+def test_words_near_a_failure_shape_are_no_failure():
+    text = ("raise_on_error: false\nall 12 tests passed, 0 FAILED\nfatality rate 0.1\n"
+            "[ValueError handling] enabled\n")
+    assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 
 def test_unknown_failure_shows_its_evidence():

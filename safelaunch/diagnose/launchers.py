@@ -8,7 +8,9 @@ re-prints (``E0227 12:00:00.123000 1234 .../api.py:732] ``) and Ray's ``(pid=...
 ``(raylet)`` and ``(RayTrainWorker pid=..., ip=...)``.
 
 A failure is also recognised from its shape wherever it is (``failure_lines``): a Python
-exception line, an argparse error, an error-level glog line, a killed, aborted or crashed
+exception line (also one typed with a space before its colon, and the ``raise X(...)`` line
+of a traceback quoted without its exception), an argparse error, a failed build step
+(ninja's ``FAILED:``, ``nvcc fatal``), an error-level glog line, a killed, aborted or crashed
 process, a non-zero exit or signal reported by a launcher, a cancelled or OOM-killed Slurm
 job, a worker Ray killed, a GPU nvidia-smi has lost; quoted or not (the backticks, quotes,
 ``>`` and emphasis marks a log pasted into an issue or a chat picks up are skipped).  A
@@ -93,11 +95,17 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
 # lines worth a look at memchr speed; SHAPES decide on the line alone.
 CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abort|abort"
                        r"|exitcode|exit code|return code|Out Of Memory|oom|Failure|terminate"
-                       r"|died|killed|device handle|E\d{4} |\[E ")
+                       r"|died|killed|device handle|E\d{4} |\[E |FAILED|fatal|build stopped")
 SHAPES = [
-    re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)(?::|$)"),
-    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ...
-    re.compile(r"[\"'`(\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception): "),
+    # a typed one may have a space before its colon: ValueError : ...
+    re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)"
+               r" ?(?::|$)"),
+    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
+    re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
+    # the source line of a traceback frame that raised, quoted without the exception after it
+    re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
+    # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up
+    re.compile(r"^FAILED: \S{1,300}\.(?:o|so)\b|^nvcc fatal|^ninja: build stopped"),
     re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
