@@ -484,23 +484,40 @@ def _end_marked_processes() -> None:
     """SIGKILL every process whose environment carries this job's mark and this launcher's
     pid: a daemon a rank started in a session of its own (``setsid``) is in no rank's process
     group, and with the launcher and its reaper both dead nobody else would find it.  (A
-    process that dropped its environment, ``env -i``, carries no mark and is not found.)"""
+    process that dropped its environment, ``env -i``, carries no mark and is not found.)
+
+    Every rank does this at the same moment, and the other ranks carry the mark too: killing
+    them as the scan meets them lets two ranks kill each other before either reaches the
+    daemon.  So the whole scan comes first, then the kills, children of marked processes
+    (the daemon, whose parent is a rank) before the ranks (whose parent, the launcher, is
+    gone)."""
     job, launcher = os.environ.get(JOB_ID_ENV), os.environ.get(LAUNCHER_PID_ENV)
     if not job or not launcher:
         return
     marks = {f"{JOB_ID_ENV}={job}".encode(), f"{LAUNCHER_PID_ENV}={launcher}".encode()}
-    me = os.getpid()
+    marked = _marked_processes(marks, os.getpid())
+    for pid in sorted(marked, key=lambda pid: marked[pid] not in marked):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _marked_processes(marks: set[bytes], me: int) -> dict[int, int]:
+    """Every other process whose environment holds ``marks``, with its parent's pid."""
+    marked: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) == me:
             continue
         try:
             with open(f"/proc/{entry}/environ", "rb") as fh:
                 environ = set(fh.read().split(b"\0"))
-        except OSError:
+            if not marks <= environ:
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                # pid (comm) state ppid ...: comm may hold spaces and parentheses
+                marked[int(entry)] = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        if marks <= environ:
-            with contextlib.suppress(OSError):
-                os.kill(int(entry), signal.SIGKILL)
+    return marked
 
 
 def _parent_death_signal(launcher: int) -> None:
