@@ -9,7 +9,9 @@
     ├── ScriptNotExecutable (126)   the script or program exists but cannot be run
     ├── ScriptNotFound    (127)     the script, module or program does not exist
     └── RemoteError       (255)     the remote host cannot be reached, refuses our key, has
-        │                           an unknown or changed host key, or the link stayed down
+        │                           an unknown or changed host key, the link stayed down, or
+        │                           the remote agent's console stream kept ending without its
+        │                           end record
         ├── HostKeyUnknown  (255)   the host's key is not known yet
         ├── HostKeyChanged  (255)   the host's key differs from the known one
         ├── LinkLost        (255)   an open connection broke; reconnecting may help

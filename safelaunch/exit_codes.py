@@ -36,8 +36,9 @@ EXIT_CODE_TABLE: list[tuple[str, str]] = [
     ("127", "the script, module or program was not found"),
     ("130 / 143 / 129", "safelaunch was stopped by SIGINT / SIGTERM / SIGHUP (after cleanup)"),
     ("255", "safelaunch remote only: the host cannot be reached or refuses the key, its host "
-            "key is unknown or changed, the VastAI API failed, or the link stayed down past "
-            "--reconnect-timeout"),
+            "key is unknown or changed, the VastAI API failed, the link stayed down past "
+            "--reconnect-timeout, or the remote agent's console stream kept ending without its "
+            "end record"),
 ]
 
 

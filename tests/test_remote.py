@@ -492,6 +492,43 @@ def test_a_hostile_remote_answer_too_deep_or_too_big_is_one_short_line(remote, t
     assert len(errors[0]) < 500 and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize(("mode", "options", "message"), [
+    ("no_end_follow", (), "follow stream on {host} ended 3 times without its end record "
+                          "(exit status 3; its last stderr: 'RuntimeError: follow broke xxx"),
+    ("silent_follow", ("--reconnect-timeout", "1"),
+     "no word from the remote agent's follow stream on {host} for "),
+])
+def test_a_follow_stream_that_never_sends_its_end_record_is_one_short_line(remote, tmp_path,
+                                                                          mode, options,
+                                                                          message):
+    """An agent whose follow exits without its end record, or never says a word, over a
+    healthy link: one RemoteError (255), not "reconnecting" forever."""
+    argv = remote.argv(*options, *FAST, "count.py", "1", "0", "0")
+    argv[argv.index("--remote-python") + 1] = str(_evil_python(tmp_path, mode))
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, text=True, timeout=180)
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("safelaunch: ")]
+    assert proc.returncode == 255, proc.stderr[-2000:]
+    assert len(errors) == 1, proc.stderr[-2000:]
+    assert message.format(host=remote.host) in errors[0], errors[0]
+    assert "reattach with: safelaunch remote" in errors[0] and len(errors[0]) < 800
+    assert "\x1b" not in proc.stderr and "owned" not in proc.stderr
+    assert no_job_left(f"{remote.remote_dir}/safelaunch_runs")
+
+
+def test_the_hostile_follow_stream_ends_at_its_end_record(remote, tmp_path):
+    """Escape sequences on the console, a 60 KB line of '[' and one of 1000 '{' on stderr,
+    then the end record: followed to that end, the escapes made harmless."""
+    argv = remote.argv(attach="")
+    argv[argv.index("--remote-python") + 1] = str(_evil_python(tmp_path, "deep_follow"))
+    proc = subprocess.run(argv, cwd=remote.local, env=remote.server.client_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "reconnecting" not in proc.stderr
+    assert "step 1" in proc.stdout and "owned" not in proc.stdout
+    assert "\x1b[2J" not in proc.stdout and "\x1b[?1049h" not in proc.stdout
+
+
 def test_attach_refuses_a_run_id_that_is_a_path(remote):
     code, _, err = remote.run(attach="../../etc")
     assert code == 2 and "--attach takes a run id" in err

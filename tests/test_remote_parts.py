@@ -366,9 +366,11 @@ class _FakeChannel:
     ("out", an exception to raise); after the last, ``recv`` times out, or reads the end of
     the stream when ``eof``."""
 
-    def __init__(self, events: list[tuple[str, Any]], eof: bool = False) -> None:
+    def __init__(self, events: list[tuple[str, Any]], eof: bool = False,
+                 status: int = -1) -> None:
         self.events = list(events)
         self.eof = eof
+        self.status = status
         self.closed = False
 
     def settimeout(self, timeout: float) -> None:
@@ -398,6 +400,9 @@ class _FakeChannel:
 
     def exit_status_ready(self) -> bool:
         return self.eof
+
+    def recv_exit_status(self) -> int:
+        return self.status
 
     def close(self) -> None:
         self.closed = True
@@ -447,6 +452,97 @@ def test_silence_past_the_limit_is_a_dropped_link():
     assert follower._follow_once() is None
     assert sink.data == b"a\n"
     assert 5 < next(ticks) < 12  # gave up soon after SILENCE_LIMIT seconds without a word
+
+
+# An agent whose follow never sends its end record while the link is up (issue: `safelaunch
+# remote` reconnected forever).  The follower plays one fake channel per follow.
+END_LESS = [("err", b'{"beat": 0}\nTraceback (most recent call last):\n'
+                    b"RuntimeError: \x1b]0;owned\x07\x1b[2Jfollow broke " + b"x" * 500 + b"\n")]
+
+
+def _follower_over(channels: list[_FakeChannel], alive: bool = True, clock: Any = None,
+                   timeout: float = 600) -> tuple[Follower, list[str]]:
+    """A follower whose agent opens ``channels`` in turn over a transport that stays up
+    (``alive``) or is down after each; a reconnect is only counted."""
+    opened = iter(channels)
+    agent = SimpleNamespace(open=lambda *args: next(opened),
+                            conn=SimpleNamespace(is_active=lambda: alive,
+                                                 target=SimpleNamespace(name="evil-host")))
+    follower = Follower(agent=agent, ctl="c", console=_Sink(),  # type: ignore[arg-type]
+                        connect=Any, reconnect_timeout=timeout,  # type: ignore[arg-type]
+                        attach_hint="safelaunch remote --attach r1",
+                        sleep=lambda seconds: None)
+    if clock is not None:
+        follower.clock = clock
+    reconnects: list[str] = []
+    follower.reconnect = lambda: reconnects.append("again")  # type: ignore[method-assign]
+    return follower, reconnects
+
+
+def test_a_follow_that_keeps_ending_without_its_end_record_is_one_short_error():
+    from safelaunch.errors import RemoteError
+    from safelaunch.remote.stream import MAX_ENDS_WITHOUT_RECORD
+
+    channels = [_FakeChannel(END_LESS, eof=True, status=3) for _ in range(10)]
+    follower, reconnects = _follower_over(channels)
+    with pytest.raises(RemoteError) as raised:
+        follower.run()
+    text = raised.value.message
+    assert sum(chan.closed for chan in channels) == MAX_ENDS_WITHOUT_RECORD == 3
+    assert reconnects == []  # the link was up: followed again on it, not "reconnected"
+    assert text.startswith("the remote agent's follow stream on evil-host ended 3 times "
+                           "without its end record (exit status 3; its last stderr: "
+                           "'RuntimeError: follow broke xxx"), text
+    assert text.endswith("reattach with: safelaunch remote --attach r1")
+    assert "\n" not in text and "\x1b" not in text and "owned" not in text
+    assert len(text) < 400
+
+
+def test_new_console_bytes_restart_the_count_and_a_dropped_link_is_not_counted():
+    def ending(out: bytes = b"") -> _FakeChannel:
+        return _FakeChannel([("out", out)] * bool(out) + END_LESS, eof=True, status=1)
+
+    def last() -> _FakeChannel:
+        return _FakeChannel([("out", b"done\n"), ("err", b'{"end": {"exit_code": 0}}\n')])
+
+    channels = [ending(), ending(), ending(b"a\n"), ending(), ending(b"b\n"), ending(), last()]
+    follower, reconnects = _follower_over(channels)
+    assert follower.run() == {"exit_code": 0}
+    assert follower.console.data == b"a\nb\ndone\n"  # type: ignore[attr-defined]
+    assert reconnects == []
+    # the transport down: a dropped link, however the stream stopped, reconnected each time
+    dropped = [_FakeChannel([("out", EOFError())]), ending(), ending(), ending(), ending()]
+    follower, reconnects = _follower_over([*dropped, last()], alive=False)
+    assert follower.run() == {"exit_code": 0} and len(reconnects) == 5
+
+
+def test_an_agent_silent_on_every_new_connection_is_given_up_after_the_reconnect_timeout():
+    from safelaunch.errors import RemoteError
+
+    ticks = iter(range(10_000))
+    channels = [_FakeChannel([]) for _ in range(10)]
+    follower, reconnects = _follower_over(channels, clock=lambda: float(next(ticks)),
+                                          timeout=20)
+    with pytest.raises(RemoteError, match="no word from the remote agent's follow stream on "
+                                          "evil-host for .* though the link was up again "
+                                          r"\d+ time\(s\) \(nothing on its stderr\)"):
+        follower.run()
+    assert 1 <= len(reconnects) < 10
+    # a heartbeat is word from the agent: a quiet job over a link that keeps dropping goes on
+    ticks = iter(range(10_000))
+    beating = [_FakeChannel([("err", b'{"beat": 7}\n')]) for _ in range(8)]
+    last = _FakeChannel([("err", b'{"end": {"exit_code": 0}}\n')])
+    follower, reconnects = _follower_over([*beating, last], clock=lambda: float(next(ticks)),
+                                          timeout=20)
+    assert follower.run() == {"exit_code": 0} and len(reconnects) == 8
+
+
+def test_an_end_record_that_lacks_only_its_newline_still_ends_the_follow():
+    chan = _FakeChannel([("out", b"a\nb"), ("err", b"[" * 70_000 + b'\n{"end": {"exit_code": 4}}')],
+                        eof=True, status=0)
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() == {"exit_code": 4}
+    assert sink.data == b"a\nb"
 
 
 def test_a_login_cut_by_the_link_is_a_drop_not_a_refused_key(tmp_path):
