@@ -1,6 +1,8 @@
 """Benchmark: stragglers named while the job runs, and what the bookkeeping costs.
 
     python scripts/bench_stragglers.py [--repeat 5] [--healthy-steps 600] [--blocks 40]
+                                       [--only detect|healthy|cost] [--framework ddp|fsdp2]
+                                       [--factor 2 ...]
 
 1. detection: in plain DDP and FSDP2 (2 ranks, gloo on CPU), rank 1 is slowed from step 50 on
    to 1.3x, 2x and 5x its step time (an extra sleep after each step, the fixtures'
@@ -181,14 +183,18 @@ def main() -> None:
     parser.add_argument("--healthy-steps", type=int, default=600)
     parser.add_argument("--blocks", type=int, default=40)
     parser.add_argument("--only", choices=("detect", "healthy", "cost"), default=None)
+    parser.add_argument("--framework", choices=("ddp", "fsdp2"), action="append",
+                        help="detection in this framework only (repeatable; default both)")
+    parser.add_argument("--factor", type=float, action="append",
+                        help="detection at this slowdown only (repeatable; default 1.3, 2, 5)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-stragglers-") as tmp:
         work = Path(tmp)
         if args.only in (None, "detect"):
             print(f"{'framework':<8} {'slowed':>6} {'right rank':>10} {'median':>8} "
                   f"{'worst':>8}  (slowdown -> first report)")
-            for framework in ("ddp", "fsdp2"):
-                for factor in (1.3, 2.0, 5.0):
+            for framework in args.framework or ("ddp", "fsdp2"):
+                for factor in args.factor or (1.3, 2.0, 5.0):
                     runs = [detect(framework, factor, work) for _ in range(args.repeat)]
                     right = sum(ok for _, ok in runs)
                     times = [t for t, _ in runs]

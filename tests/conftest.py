@@ -19,14 +19,22 @@ import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FAULT = str(FIXTURES / "fault.py")
+MINIMAL_TEST_ENV = "SAFELAUNCH_MINIMAL_TEST"
 CLEARED_PREFIXES = ("SAFELAUNCH_", "PET_", "TORCHELASTIC_", "NCCL_", "MASTER_", "TORCH_NCCL_")
 
 
 @pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(CLEARED_PREFIXES) or name in ("RANK", "WORLD_SIZE", "LOCAL_RANK"):
             monkeypatch.delenv(name, raising=False)
+    if (request.node.get_closest_marker("slow") is not None
+            and request.node.get_closest_marker("minimal_test") is None):
+        # The minimal test is about 3.5 of the 5.7 CPU-seconds a small 2-rank `safelaunch
+        # run` costs here (its ranks import torch too): a test runs it only when it is what
+        # the test is about or what it must meet (marked `minimal_test`, or `--minimal-test`
+        # given).
+        monkeypatch.setenv(MINIMAL_TEST_ENV, "0")
 
 
 @dataclass

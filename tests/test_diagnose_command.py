@@ -68,6 +68,7 @@ def test_diagnose_healthy_and_bad_input(run_safelaunch, tmp_path):
     assert "Traceback" not in out.stderr
 
 
+@pytest.mark.minimal_test  # what it diagnoses
 def test_failed_minimal_test_is_diagnosed(tmp_path):
     import os
 

@@ -149,6 +149,7 @@ def _fallback_summaries(run_dir: Path) -> list[Path]:
     return sorted(found, key=lambda p: len(json.loads(p.read_text())["run_dir"]))
 
 
+@pytest.mark.minimal_test  # its files take inodes
 @pytest.mark.parametrize("inodes, options", [
     (6, ()), (10, ()), (16, ()), (24, ()), (30, ()), (12, ("--no-minimal-test",))])
 def test_out_of_inodes_before_training(run_safelaunch, few_inodes, tmp_path, inodes, options):

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import safelaunch_cmd
 
-pytestmark = pytest.mark.usefixtures("spawn")  # real processes
+pytestmark = [pytest.mark.usefixtures("spawn"), pytest.mark.minimal_test]  # real processes
 
 
 def _mt(tmp_path: Path, *args: str, env: dict[str, str] | None = None):

@@ -20,6 +20,7 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.minimal_test  # the minimal test across two nodes
 @pytest.mark.parametrize("backend", ["static", "c10d"])
 def test_two_nodes_form_one_world(tmp_path, backend):
     port = _free_port()

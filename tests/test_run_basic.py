@@ -16,6 +16,7 @@ pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 EXAMPLE = str(Path(__file__).parent.parent / "examples" / "train_ddp.py")
 
 
+@pytest.mark.minimal_test  # the README's run, as by default
 def test_example_job_succeeds_with_summary(run_safelaunch, tmp_path):
     run = run_safelaunch("run", "--nproc", "2", EXAMPLE, "--steps", "10", "--log-every", "5")
     assert run.returncode == 0, run.stderr
@@ -126,6 +127,7 @@ def test_explicit_run_dir_and_no_overwrite(run_safelaunch, tmp_path):
     assert (tmp_path / "myrun" / "rank0.log").read_bytes() == before
 
 
+@pytest.mark.minimal_test  # restarts after the minimal test's own worker group
 def test_max_restarts_restarts_then_reports(run_safelaunch, tmp_path):
     run = run_safelaunch("run", "--nproc", "2", "--max-restarts", "1", "--grace-period", "1",
                          FAULT, "--mode", "exit", "--code", "5")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from safelaunch import gpu, preflight, script_needs
 from safelaunch.preflight import PreflightInput, Status, TorchBuild
 
@@ -93,6 +95,7 @@ def test_verdict_for_each_machine(tmp_path):
     assert _verdict(tmp_path, CPU_TORCH, None, "import torch\n").status is Status.PASS
 
 
+@pytest.mark.minimal_test  # it must not start
 def test_run_stops_in_preflight_with_one_line(run_safelaunch, tmp_path):
     script = tmp_path / "train.py"
     script.write_text("import torch.distributed as dist\n"

@@ -130,6 +130,7 @@ def test_secret_arguments_are_masked(args, expected):
     assert mask_args(args) == expected
 
 
+@pytest.mark.minimal_test  # its arguments once masked the script's
 def test_round_2_secrets_leave_no_trace_and_the_script_gets_them_whole(run_safelaunch):
     """Issue 29 item 3: a PEM key, a URL password with '/' and '@', a short password, names
     *_SA_JSON and *_PASS_*, and secret arguments, in every file, the console and the summary;

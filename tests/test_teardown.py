@@ -140,6 +140,7 @@ def test_sigkill_of_safelaunch_and_its_reaper_together_leaves_no_orphan(tmp_path
         kill_all(pids_in(pid_dir))
 
 
+@pytest.mark.minimal_test  # what it kills
 def test_sigkill_during_the_minimal_test_leaves_a_summary_that_says_so(tmp_path):
     import json
 

@@ -19,28 +19,33 @@ from safelaunch.supervisor.engine import torchrun_options
 pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 N2 = ["--nproc-per-node", "2"]
+# The cases where the ranks meet in another way (a port, a store, an endpoint, a restart)
+# keep safelaunch's minimal test in front, as by default: it meets the same way first.  The
+# others run without it (tests run it only where it matters: see conftest.clean_env).
+MT = ["--minimal-test"]
 
 CASES = [
-    Case("two ranks", [*N2, "envdump.py", "a", "--b", "c"]),
-    Case("default one rank", ["envdump.py"]),
-    Case("standalone", ["--standalone", "--nproc_per_node=2", "envdump.py"]),
+    Case("two ranks", [*N2, "envdump.py", "a", "--b", "c"], safelaunch_args=MT),
+    Case("default one rank", ["envdump.py"], safelaunch_args=MT),
+    Case("standalone", ["--standalone", "--nproc_per_node=2", "envdump.py"], safelaunch_args=MT),
     Case("static with a master port", [*N2, "--master-port", "{port}", "--master_addr",
-                                       "127.0.0.1", "envdump.py"]),
+                                       "127.0.0.1", "envdump.py"], safelaunch_args=MT),
     Case("elastic c10d", ["--nnodes", "1:2", "--rdzv-backend", "c10d", "--rdzv-endpoint",
                           "localhost:{port}", "--rdzv-conf", "last_call_timeout=1",
-                          "--rdzv-id", "job7", *N2, "envdump.py"]),
+                          "--rdzv-id", "job7", *N2, "envdump.py"], safelaunch_args=MT),
     Case("module", [*N2, "-m", "envdump_mod", "x"]),
     Case("no python", [*N2, "--no-python", "./envdump.sh", "x"]),
     Case("run path", [*N2, "--run-path", "envdump.py", "x"]),
-    Case("PET forms", ["envdump.py"], env={"PET_NPROC_PER_NODE": "2", "PET_STANDALONE": "1"}),
+    Case("PET forms", ["envdump.py"], env={"PET_NPROC_PER_NODE": "2", "PET_STANDALONE": "1"},
+         safelaunch_args=MT),
     Case("PET_NO_PYTHON", [*N2, "./envdump.sh"], env={"PET_NO_PYTHON": "1"}),
     Case("PET_RUN_PATH", [*N2, "envdump.py"], env={"PET_RUN_PATH": "1"}),
     Case("PET_MAX_RESTARTS and role", [*N2, "envdump.py", "--fail-once"],
-         env={"PET_MAX_RESTARTS": "1", "PET_ROLE": "trainer"}),
+         env={"PET_MAX_RESTARTS": "1", "PET_ROLE": "trainer"}, safelaunch_args=MT),
     Case("a rank that fails once, one restart", ["--max-restarts", "1", *N2, "envdump.py",
-                                                 "--fail-once"]),
+                                                 "--fail-once"], safelaunch_args=MT),
     Case("ranks that always fail", [*N2, "envdump.py", "--exit", "3"], torchrun_code=1,
-         outcome="rank:3"),
+         outcome="rank:3", safelaunch_args=MT),
     Case("log dir and tee", ["--log-dir", "{logs}", "-t", "3", *N2, "envdump.py"]),
     Case("log dir and redirects", ["--log_dir", "{logs}", "--redirects", "1", *N2,
                                    "envdump.py"]),
