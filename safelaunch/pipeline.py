@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from safelaunch import debug_env, diagnose, gpu, preflight, signals
+from safelaunch import debug_env, gpu, preflight, signals
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, StartError
 from safelaunch.minimal_test import driver
@@ -32,6 +33,9 @@ from safelaunch.supervisor.rundir import (
     out_of_inodes,
     write_json,
 )
+
+if TYPE_CHECKING:
+    from safelaunch import diagnose
 
 DDP_BACKEND_ENV = "DDP_BACKEND"
 
@@ -90,6 +94,8 @@ def run_job(plan: LaunchPlan, console: Console, argv: list[str]) -> JobResult:
 def _diagnosed(prep: Prepared, outcome: RunOutcome) -> JobResult:
     if outcome.exit_code == 0 or outcome.status is RunStatus.INTERRUPTED:
         return JobResult(outcome)
+    from safelaunch import diagnose  # the rule engine: only a failed job pays its import
+
     plan = prep.plan
     try:
         logs = diagnose.from_run_dir(plan.run_dir, plan.run_id, summary=outcome.to_json())
