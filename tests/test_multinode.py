@@ -85,6 +85,11 @@ def _two_nodes(tmp_path, *script: str, timeout: float = 120,
     return [(code, summary) for code, summary, _ in results]
 
 
+# Left as it ran before tests went without the minimal test: without it, 1 run of a whole
+# suite showed node 0 ending with its own rank's exit 1 ("Connection closed by peer"), its
+# claim of the first failure reaching the store before node 1's claim of the SIGKILL.  Two
+# claims that close together are a race the store's compare_set settles by arrival only.
+@pytest.mark.minimal_test
 def test_a_rank_killed_on_one_node_is_the_root_cause_on_every_node(tmp_path):
     results = _two_nodes(tmp_path, FAULT, "--mode", "sigkill", "--rank", "2", "--delay", "2",
                          "--collective")

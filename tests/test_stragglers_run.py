@@ -9,6 +9,8 @@ import os
 
 from stalls import FRAMEWORKS_DIR
 
+from conftest import torch_gloo_exit_abort
+
 DDP = str(FRAMEWORKS_DIR / "ddp_plain.py")
 
 
@@ -24,7 +26,9 @@ def _run(run_safelaunch, tmp_path, **env: str):
 def test_a_slowed_rank_is_named_in_the_console_and_the_summary(run_safelaunch, tmp_path):
     result, summary = _run(run_safelaunch, tmp_path, MAX_STEPS="1500", STALL_RANK="1",
                            STALL_KIND="slow", STALL_AT="50", SLOW_FACTOR="3")
-    assert result.returncode == 0, result.stderr[-3000:]
+    # ddp_plain.py leaves its process group alive at exit, as many scripts do
+    assert result.returncode == 0 or torch_gloo_exit_abort(result.returncode, summary), (
+        result.stderr[-3000:])
     named = [line for line in result.stderr.splitlines() if "] straggler: " in line]
     assert len(named) == 1 and "straggler: rank 1: " in named[0], result.stderr[-3000:]
     assert "rank 0 waits " in named[0]
@@ -35,6 +39,7 @@ def test_a_slowed_rank_is_named_in_the_console_and_the_summary(run_safelaunch, t
 
 def test_a_healthy_run_names_no_straggler(run_safelaunch, tmp_path):
     result, summary = _run(run_safelaunch, tmp_path, MAX_STEPS="1500")
-    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.returncode == 0 or torch_gloo_exit_abort(result.returncode, summary), (
+        result.stderr[-3000:])
     assert "straggler" not in result.stderr
     assert summary["stragglers"] == []

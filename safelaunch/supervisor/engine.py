@@ -26,6 +26,7 @@ import os
 import signal
 import socket
 import sys
+import time
 import traceback
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from string import Template
 from types import FrameType
 from typing import Any, Protocol
 
+import torch.distributed
 from torch.distributed.elastic import events, metrics
 from torch.distributed.elastic.agent.server.api import RunResult, WorkerSpec, WorkerState
 from torch.distributed.elastic.agent.server.local_elastic_agent import LocalElasticAgent
@@ -41,6 +43,7 @@ from torch.distributed.elastic.multiprocessing.api import LogsDest, LogsSpecs
 from torch.distributed.elastic.multiprocessing.api import SignalException as SignalException
 from torch.distributed.elastic.rendezvous import RendezvousError, RendezvousParameters
 from torch.distributed.elastic.rendezvous import registry as rdzv_registry
+from torch.distributed.elastic.rendezvous.api import RendezvousConnectionError
 from torch.distributed.launcher.api import LaunchConfig
 from torch.distributed.run import config_from_args, get_args_parser
 
@@ -53,6 +56,17 @@ from safelaunch.supervisor.rundir import NO_SPACE, no_space_message, open_privat
 
 ENGINE_LOGGER = "torch.distributed"
 SIGNALS_TO_HANDLE_ENV = "TORCHELASTIC_SIGNALS_TO_HANDLE"
+STORE_RETRY_S = 20.0
+"""How long a rendezvous whose store connection broke at once, before any rank started, is
+begun again.  On several nodes each node runs the minimal test first, and the node hosting
+the rendezvous store closes its test's store when its test ends; a node whose own test ended
+sooner may have reached that store instead of the training's, and loses it a moment later
+("Connection was likely closed"; seen with two nodes on one host).  Joining again reaches
+the training's store."""
+STORE_LOST_QUICK_S = 5.0
+"""A broken connection within this long of starting is the case above.  A store that
+cannot be reached at all fails after its own timeout (a minute), and is not begun again."""
+STORE_RETRY_PAUSE_S = 0.5
 
 
 class Supervision(Protocol):
@@ -169,7 +183,11 @@ class SupervisedAgent(LocalElasticAgent):  # type: ignore[misc]
         super().__init__(**kwargs)
         self._supervision = supervision
 
+    started_any = False
+    """Whether this agent started ranks (before that, nothing of the job ran)."""
+
     def _start_workers(self, worker_group: Any) -> dict[int, Any]:
+        self.started_any = True
         pids: dict[int, Any] = super()._start_workers(worker_group)
         attempt = worker_group.spec.max_restarts - self._remaining_restarts
         workers = [(w.global_rank, w.local_rank, int(pids[w.local_rank]))
@@ -408,6 +426,33 @@ def start_error(exc: BaseException, config: LaunchConfig) -> StartError:
                       "that address (firewall, --master-addr)")
 
 
+def _agent(config: LaunchConfig, cmd: str, cmd_args: list[str], supervision: Supervision,
+           rdzv_handler: Any, master_addr: str | None, master_port: int | None
+           ) -> SupervisedAgent:
+    """torch's agent for the job, with the fields this torch's ``WorkerSpec`` knows."""
+    spec_kwargs = {
+        "role": config.role, "local_world_size": config.nproc_per_node, "entrypoint": cmd,
+        "args": tuple(cmd_args), "rdzv_handler": rdzv_handler,
+        "max_restarts": config.max_restarts, "monitor_interval": config.monitor_interval,
+        "master_addr": master_addr, "master_port": master_port,
+        "local_addr": config.local_addr,
+    }
+    for name in WORKER_SPEC_FIELDS:  # those this torch's LaunchConfig has
+        if hasattr(config, name):
+            spec_kwargs[name] = getattr(config, name)
+    spec = WorkerSpec(**_accepted(spec_kwargs, WorkerSpec))
+    agent_kwargs = _accepted({
+        "spec": spec, "logs_specs": config.logs_specs, "start_method": config.start_method,
+        "log_line_prefix_template": getattr(config, "log_line_prefix_template", None),
+        "shutdown_timeout": getattr(config, "shutdown_timeout", None) or 30,
+    }, LocalElasticAgent.__init__)
+    return SupervisedAgent(supervision, **agent_kwargs)
+
+
+class _StoreLost(Exception):
+    """The rendezvous store's connection broke at once, before any rank started."""
+
+
 def run_engine(
     config: LaunchConfig, cmd: str, cmd_args: list[str],
     supervision: Supervision, run_dir: Path, *, torch_logs: bool = False
@@ -416,7 +461,42 @@ def run_engine(
 
     As torchrun's ``launch_agent`` does: the signals to handle are exported (the ranks see
     them and torch's process context stops the job on them), the events go to the chosen
-    event log handler."""
+    event log handler.  A rendezvous whose store connection broke at once, before any rank
+    started, is begun again for up to ``STORE_RETRY_S`` (see there)."""
+    deadline = time.monotonic() + STORE_RETRY_S
+    while True:
+        began = time.monotonic()
+        try:
+            return _run_engine_once(config, cmd, cmd_args, supervision, run_dir,
+                                    torch_logs=torch_logs)
+        except _StoreLost as lost:
+            exc = lost.__cause__ or lost
+            now = time.monotonic()
+            if now - began > STORE_LOST_QUICK_S or now + STORE_RETRY_PAUSE_S > deadline:
+                raise start_error(exc, config) from exc
+            time.sleep(STORE_RETRY_PAUSE_S)
+
+
+def _store_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a lost connection to the rendezvous store."""
+    lost_types: tuple[type[BaseException], ...] = (RendezvousConnectionError,)
+    dist_network_error = getattr(torch.distributed, "DistNetworkError", None)
+    if isinstance(dist_network_error, type):
+        lost_types += (dist_network_error,)
+    seen: BaseException | None = exc
+    for _ in range(8):  # a chain of causes, bounded
+        if seen is None:
+            return False
+        if isinstance(seen, lost_types):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _run_engine_once(
+    config: LaunchConfig, cmd: str, cmd_args: list[str],
+    supervision: Supervision, run_dir: Path, *, torch_logs: bool = False
+) -> EngineResult:
     config.logs_specs = SupervisedLogsSpecs(
         supervision, run_dir, config.logs_specs if torch_logs else None, role=config.role,
         prefix_template=getattr(config, "log_line_prefix_template", None),
@@ -440,25 +520,11 @@ def run_engine(
     except SignalException:
         raise
     except Exception as exc:
+        if _store_lost(exc):
+            raise _StoreLost() from exc
         raise start_error(exc, config) from exc
     supervision.rendezvous_created(rdzv_handler)
-    spec_kwargs = {
-        "role": config.role, "local_world_size": config.nproc_per_node, "entrypoint": cmd,
-        "args": tuple(cmd_args), "rdzv_handler": rdzv_handler,
-        "max_restarts": config.max_restarts, "monitor_interval": config.monitor_interval,
-        "master_addr": master_addr, "master_port": master_port,
-        "local_addr": config.local_addr,
-    }
-    for name in WORKER_SPEC_FIELDS:  # those this torch's LaunchConfig has
-        if hasattr(config, name):
-            spec_kwargs[name] = getattr(config, name)
-    spec = WorkerSpec(**_accepted(spec_kwargs, WorkerSpec))
-    agent_kwargs = _accepted({
-        "spec": spec, "logs_specs": config.logs_specs, "start_method": config.start_method,
-        "log_line_prefix_template": getattr(config, "log_line_prefix_template", None),
-        "shutdown_timeout": getattr(config, "shutdown_timeout", None) or 30,
-    }, LocalElasticAgent.__init__)
-    agent = SupervisedAgent(supervision, **agent_kwargs)
+    agent = _agent(config, cmd, cmd_args, supervision, rdzv_handler, master_addr, master_port)
     event_handler = getattr(config, "event_log_handler", "null")
     shutdown_rdzv = True
     try:
@@ -468,6 +534,11 @@ def run_engine(
         except SignalException:
             raise
         except Exception as exc:
+            if not agent.started_any and _store_lost(exc):
+                # not closed in the store: the other nodes' rendezvous goes on, and this
+                # node joins it again
+                shutdown_rdzv = False
+                raise _StoreLost() from exc
             _record_event(agent, False, event_handler)
             raise start_error(exc, config) from exc
         _record_event(agent, True, event_handler)

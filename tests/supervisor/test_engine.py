@@ -1,0 +1,99 @@
+"""The engine's retry of a rendezvous whose store connection broke at once, before any rank
+started (several nodes: a node reached the minimal test's store as it was being closed)."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import torch.distributed
+from torch.distributed.elastic.rendezvous.api import RendezvousConnectionError
+
+from safelaunch.errors import StartError
+from safelaunch.supervisor import engine
+
+CONFIG: Any = SimpleNamespace(rdzv_backend="c10d", rdzv_endpoint="10.0.0.1:29400")
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def _lost(message: str = "The connection to the C10d store has failed.") -> engine._StoreLost:
+    lost = engine._StoreLost()
+    lost.__cause__ = RendezvousConnectionError(message)
+    return lost
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    fake = _Clock()
+    monkeypatch.setattr(engine.time, "monotonic", fake.monotonic)
+    monkeypatch.setattr(engine.time, "sleep", fake.sleep)
+    return fake
+
+
+def test_a_store_lost_at_once_is_joined_again(monkeypatch, clock):
+    tries: list[float] = []
+
+    def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
+        tries.append(clock.now)
+        if len(tries) < 3:
+            raise _lost()
+        return engine.EngineResult(succeeded=True)
+
+    monkeypatch.setattr(engine, "_run_engine_once", once)
+    result = engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+    assert result.succeeded and len(tries) == 3
+
+
+def test_a_store_lost_after_its_timeout_is_a_start_error_at_once(monkeypatch, clock):
+    tries = []
+
+    def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
+        tries.append(clock.now)
+        clock.now += 60  # the store's own timeout: it could not be reached at all
+        raise _lost()
+
+    monkeypatch.setattr(engine, "_run_engine_once", once)
+    expected = ("rendezvous failed (c10d at 10.0.0.1:29400): The connection to the C10d "
+                "store has failed")
+    with pytest.raises(StartError, match=re.escape(expected)):
+        engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+    assert len(tries) == 1
+
+
+def test_joining_again_is_bounded(monkeypatch, clock):
+    tries = []
+
+    def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
+        tries.append(clock.now)
+        raise _lost()
+
+    monkeypatch.setattr(engine, "_run_engine_once", once)
+    with pytest.raises(StartError, match="rendezvous failed"):
+        engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+    assert 2 < len(tries) <= engine.STORE_RETRY_S / engine.STORE_RETRY_PAUSE_S + 1
+    assert clock.now <= engine.STORE_RETRY_S
+
+
+def test_what_counts_as_a_lost_store():
+    network = torch.distributed.DistNetworkError("Connection was likely closed")
+    wrapped = RuntimeError("rendezvous")
+    wrapped.__cause__ = network
+    assert engine._store_lost(RendezvousConnectionError("gone"))
+    assert engine._store_lost(wrapped)
+    assert not engine._store_lost(RuntimeError("The worker group failed"))
+    assert not engine._store_lost(ValueError("bad endpoint"))
+    looped = RuntimeError("a cycle of causes")
+    looped.__cause__ = looped
+    assert not engine._store_lost(looped)
