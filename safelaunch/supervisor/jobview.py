@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import threading
 import time
@@ -36,6 +37,15 @@ CONNECT_TIMEOUT_S = 10.0
 OP_TIMEOUT_S = 5.0
 HANG_GATHER_S = 4.0
 MAX_RECORD_BYTES = 64 << 10
+CLAIM_GRACE_S = 1.0
+"""How long a node waits for another node's claim before claiming a failure that may only be
+a consequence of it: an exit code (a rank that raised "Connection closed by peer" when a rank
+on another node died) or any signal but those below (gloo aborting at exit after that).  The
+store's ``compare_set`` settles two claims by arrival alone, and a peer's lost connection
+often arrives before the launcher of the rank that died has seen it die."""
+CLAIM_AT_ONCE = frozenset(-int(s) for s in (signal.SIGKILL, signal.SIGSEGV, signal.SIGBUS,
+                                            signal.SIGILL, signal.SIGFPE))
+"""Deaths that are causes, never a lost peer's consequence: claimed at once."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +106,8 @@ class JobView:
         self._store: Any = None
         self._attempt: int | None = None
         self._first: Failure | None = None
+        self._pending: threading.Thread | None = None
+        """A claim waiting out ``CLAIM_GRACE_S``."""
         self._reported_remote = False
         self._lost = False
         self._lingered = False
@@ -121,6 +133,36 @@ class JobView:
             self._lingered = False
         self._wake.set()
 
+    def claim_failure_soon(self, rank: int, returncode: int) -> None:
+        """Claim a failure: a cause at once; one that may be a consequence after
+        ``CLAIM_GRACE_S`` unless another node's claim came first, from a thread of its own
+        (the caller, the exit watcher, times the other ranks' exits)."""
+        if returncode in CLAIM_AT_ONCE:
+            self.claim_failure(rank, returncode)
+            return
+        with self._lock:
+            if self._first is not None or self._pending is not None:
+                return
+            self._pending = threading.Thread(target=self._claim_after_grace,
+                                             args=(rank, returncode),
+                                             name="safelaunch-claim", daemon=True)
+            self._pending.start()
+
+    def _claim_after_grace(self, rank: int, returncode: int) -> None:
+        deadline = time.monotonic() + CLAIM_GRACE_S
+        while time.monotonic() < deadline and not self._lost:
+            with self._lock:
+                if self._first is not None:
+                    return
+            time.sleep(POLL_S / 4)
+        self.claim_failure(rank, returncode)
+
+    def _settle(self) -> None:
+        """Wait for a claim waiting out its grace (from any thread but its own)."""
+        pending = self._pending
+        if pending is not None and pending is not threading.current_thread():
+            pending.join(timeout=CLAIM_GRACE_S + OP_TIMEOUT_S + 1)
+
     def claim_failure(self, rank: int, returncode: int) -> Failure:
         """Claim the attempt's first failure; the winner (ours or an earlier one elsewhere)."""
         mine = Failure(rank, returncode, self.host, self.node)
@@ -140,6 +182,7 @@ class JobView:
             return self._first
 
     def first_failure(self) -> Failure | None:
+        self._settle()
         with self._lock:
             return self._first
 

@@ -283,7 +283,7 @@ class Supervisor:
             self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
                                  "stopping the job")
             if self.jobview is not None and record.returncode is not None:
-                self.jobview.claim_failure(rank.global_rank, record.returncode)
+                self.jobview.claim_failure_soon(rank.global_rank, record.returncode)
 
     def on_remote_failure(self, failure: Failure) -> None:
         """From the job view's thread: a rank on another node failed first."""
