@@ -28,7 +28,7 @@ import socket
 import sys
 import time
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -463,40 +463,6 @@ def run_engine(
     them and torch's process context stops the job on them), the events go to the chosen
     event log handler.  A rendezvous whose store connection broke at once, before any rank
     started, is begun again for up to ``STORE_RETRY_S`` (see there)."""
-    deadline = time.monotonic() + STORE_RETRY_S
-    while True:
-        began = time.monotonic()
-        try:
-            return _run_engine_once(config, cmd, cmd_args, supervision, run_dir,
-                                    torch_logs=torch_logs)
-        except _StoreLost as lost:
-            exc = lost.__cause__ or lost
-            now = time.monotonic()
-            if now - began > STORE_LOST_QUICK_S or now + STORE_RETRY_PAUSE_S > deadline:
-                raise start_error(exc, config) from exc
-            time.sleep(STORE_RETRY_PAUSE_S)
-
-
-def _store_lost(exc: BaseException) -> bool:
-    """Whether ``exc`` (or what caused it) is a lost connection to the rendezvous store."""
-    lost_types: tuple[type[BaseException], ...] = (RendezvousConnectionError,)
-    dist_network_error = getattr(torch.distributed, "DistNetworkError", None)
-    if isinstance(dist_network_error, type):
-        lost_types += (dist_network_error,)
-    seen: BaseException | None = exc
-    for _ in range(8):  # a chain of causes, bounded
-        if seen is None:
-            return False
-        if isinstance(seen, lost_types):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def _run_engine_once(
-    config: LaunchConfig, cmd: str, cmd_args: list[str],
-    supervision: Supervision, run_dir: Path, *, torch_logs: bool = False
-) -> EngineResult:
     config.logs_specs = SupervisedLogsSpecs(
         supervision, run_dir, config.logs_specs if torch_logs else None, role=config.role,
         prefix_template=getattr(config, "log_line_prefix_template", None),
@@ -515,6 +481,50 @@ def _run_engine_once(
         from torch.distributed.launcher.api import _get_addr_and_port
 
         master_addr, master_port = _get_addr_and_port(params)
+    return rejoining(lambda: _run_engine_once(config, cmd, cmd_args, supervision, params,
+                                              master_addr, master_port), config)
+
+
+def rejoining(run_once: Callable[[], EngineResult], config: LaunchConfig) -> EngineResult:
+    """``run_once()``, begun again while it loses the rendezvous store at once (``_StoreLost``
+    within ``STORE_LOST_QUICK_S``), for up to ``STORE_RETRY_S``."""
+    deadline = time.monotonic() + STORE_RETRY_S
+    while True:
+        began = time.monotonic()
+        try:
+            return run_once()
+        except _StoreLost as lost:
+            exc = lost.__cause__ or lost
+            now = time.monotonic()
+            if now - began > STORE_LOST_QUICK_S or now + STORE_RETRY_PAUSE_S > deadline:
+                raise start_error(exc, config) from exc
+            time.sleep(STORE_RETRY_PAUSE_S)
+
+
+_STORE_LOST_TYPES: tuple[type[BaseException], ...] = (
+    RendezvousConnectionError,
+    getattr(torch.distributed, "DistNetworkError", RendezvousConnectionError),
+)
+"""What a lost store connection raises: the c10d rendezvous' own error, the store's."""
+
+
+def _store_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) is a lost connection to the rendezvous store."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a chain of causes, bounded
+        if seen is None:
+            return False
+        if isinstance(seen, _STORE_LOST_TYPES):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _run_engine_once(
+    config: LaunchConfig, cmd: str, cmd_args: list[str], supervision: Supervision,
+    params: RendezvousParameters, master_addr: str | None, master_port: int | None
+) -> EngineResult:
+    """One rendezvous handler and agent, run to the job's end (see ``run_engine``)."""
     try:
         rdzv_handler = rdzv_registry.get_rendezvous_handler(params)
     except SignalException:

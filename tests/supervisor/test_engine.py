@@ -42,7 +42,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     return fake
 
 
-def test_a_store_lost_at_once_is_joined_again(monkeypatch, clock):
+def test_a_store_lost_at_once_is_joined_again(clock):
     tries: list[float] = []
 
     def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
@@ -51,12 +51,11 @@ def test_a_store_lost_at_once_is_joined_again(monkeypatch, clock):
             raise _lost()
         return engine.EngineResult(succeeded=True)
 
-    monkeypatch.setattr(engine, "_run_engine_once", once)
-    result = engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+    result = engine.rejoining(once, CONFIG)
     assert result.succeeded and len(tries) == 3
 
 
-def test_a_store_lost_after_its_timeout_is_a_start_error_at_once(monkeypatch, clock):
+def test_a_store_lost_after_its_timeout_is_a_start_error_at_once(clock):
     tries = []
 
     def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
@@ -64,24 +63,22 @@ def test_a_store_lost_after_its_timeout_is_a_start_error_at_once(monkeypatch, cl
         clock.now += 60  # the store's own timeout: it could not be reached at all
         raise _lost()
 
-    monkeypatch.setattr(engine, "_run_engine_once", once)
     expected = ("rendezvous failed (c10d at 10.0.0.1:29400): The connection to the C10d "
                 "store has failed")
     with pytest.raises(StartError, match=re.escape(expected)):
-        engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+        engine.rejoining(once, CONFIG)
     assert len(tries) == 1
 
 
-def test_joining_again_is_bounded(monkeypatch, clock):
+def test_joining_again_is_bounded(clock):
     tries = []
 
     def once(*args: Any, **kwargs: Any) -> engine.EngineResult:
         tries.append(clock.now)
         raise _lost()
 
-    monkeypatch.setattr(engine, "_run_engine_once", once)
     with pytest.raises(StartError, match="rendezvous failed"):
-        engine.run_engine(CONFIG, "train.py", [], object(), None)  # type: ignore[arg-type]
+        engine.rejoining(once, CONFIG)
     assert 2 < len(tries) <= engine.STORE_RETRY_S / engine.STORE_RETRY_PAUSE_S + 1
     assert clock.now <= engine.STORE_RETRY_S
 
@@ -97,3 +94,26 @@ def test_what_counts_as_a_lost_store():
     looped = RuntimeError("a cycle of causes")
     looped.__cause__ = looped
     assert not engine._store_lost(looped)
+
+
+def test_joining_again_routes_the_logs_through_one_layer(monkeypatch, tmp_path, clock):
+    """The launch config is prepared once: a second try does not wrap the first try's log
+    routing in another (the user's --log-dir files stay torch's own)."""
+    config, cmd, args = engine.resolve_launch_config(
+        ["--master-port", "29555", "--nproc-per-node", "1", "--log-dir",
+         str(tmp_path / "logs"), "train.py"],
+        torch_logs=True)
+    user_specs = config.logs_specs
+    seen: list[Any] = []
+
+    def once(config: Any, *rest: Any) -> engine.EngineResult:
+        seen.append(config.logs_specs)
+        if len(seen) < 2:
+            raise _lost()
+        return engine.EngineResult(succeeded=True)
+
+    monkeypatch.setattr(engine, "_run_engine_once", once)
+    assert engine.run_engine(config, cmd, args, object(), tmp_path,  # type: ignore[arg-type]
+                             torch_logs=True).succeeded
+    assert seen[0] is seen[1] and isinstance(seen[0], engine.SupervisedLogsSpecs)
+    assert seen[0]._user is user_specs
