@@ -60,6 +60,12 @@ FLIGHT_RECORDER_ON = [
           aliases=("TORCH_FR_BUFFER_SIZE",)),
 ]
 
+DUMP_WAIT_MS = "5000"
+"""After a watchdog timeout torch's ProcessGroupNCCL gives the flight-recorder dumps this long
+and then sleeps four times as long before it aborts the rank, whatever the dumps took (15 s by
+default: a minute).  On an H200 both ranks' dumps were written within a second of the timeout
+(tests/fixtures/gpu/real), and the rank died 60 s after it."""
+
 BASIC: list[Entry] = [
     Entry("TORCH_NCCL_ASYNC_ERROR_HANDLING", "1",
           "a failed or timed-out NCCL collective aborts the rank instead of hanging"),
@@ -69,6 +75,8 @@ BASIC: list[Entry] = [
     Entry("TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the flight recorder when a collective times "
           "out", nccl_only=True, torch_before=FR_DUMP_ON_TIMEOUT_IN,
           aliases=("TORCH_FR_DUMP_ON_TIMEOUT",)),
+    Entry("TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC", DUMP_WAIT_MS, "a rank whose NCCL collective "
+          "timed out dies about 20 s later instead of 60 s", nccl_only=True),
     *FLIGHT_RECORDER_DUMP,
     Entry("PYTHONFAULTHANDLER", "1", "a Python traceback on SIGSEGV, SIGABRT and SIGBUS"),
     Entry("NCCL_DEBUG", "WARN", "NCCL prints its warnings and errors"),

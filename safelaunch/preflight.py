@@ -39,6 +39,11 @@ XID_MEANINGS = {13: "graphics engine exception", 31: "GPU memory page fault",
                 64: "ECC page retirement failed", 74: "NVLink error",
                 79: "GPU has fallen off the bus", 92: "high single-bit ECC rate",
                 94: "contained ECC error", 95: "uncontained ECC error"}
+FATAL_XIDS = frozenset({48, 62, 64, 74, 79, 95})
+PROGRAM_XIDS = frozenset({13, 31, 43, 45})
+"""Xids that a program's own error raises (NVIDIA's catalog: user application faults): a
+device-side assert, an illegal address, a killed CUDA program.  On an H200 a device-side assert
+logged Xid 43 (tests/fixtures/gpu/real); the GPU itself is fine."""
 
 
 class Status(str, Enum):
@@ -227,12 +232,17 @@ def check_xid(_: PreflightInput, gpus: list[gpu.Gpu] | None) -> CheckResult:
     xids = gpu.xid_errors(log)
     if not xids:
         return CheckResult("gpu Xid errors", Status.PASS, "no NVRM Xid errors in the kernel log")
-    latest = xids[-1]
+    hardware = [xid for xid in xids if xid[1] not in PROGRAM_XIDS]
+    if not hardware:
+        code = xids[-1][1]
+        return CheckResult("gpu Xid errors", Status.PASS,
+                           f"no GPU fault; {len(xids)} Xid(s) from programs' own errors "
+                           f"(latest Xid {code}, {XID_MEANINGS[code]})")
+    latest = hardware[-1]
     meaning = XID_MEANINGS.get(latest[1], "see NVIDIA's Xid catalog")
-    fatal = {48, 62, 64, 74, 79, 95}
-    status = Status.FAIL if any(code in fatal for _, code in xids) else Status.WARN
+    status = Status.FAIL if any(code in FATAL_XIDS for _, code in hardware) else Status.WARN
     return CheckResult("gpu Xid errors", status,
-                       f"{len(xids)} Xid error(s), latest Xid {latest[1]} ({meaning}) on "
+                       f"{len(hardware)} Xid error(s), latest Xid {latest[1]} ({meaning}) on "
                        f"{latest[0]}",
                        "a GPU that logged fatal Xids will crash or hang NCCL: reboot or move "
                        "to another machine" if status is Status.FAIL else

@@ -465,18 +465,22 @@ def job_steps(ctx: Context) -> list[Step]:
                                note="hang found in ~10 s, rank 0's stack in synchronize")),
         run_step(ctx, "nccl-hang", [*two, *hang, *fault("skip-collective")], env=nccl_info,
                  timeout=240, typical=50,
-                 expect=Expect(exit=[124], culprits=[1], diagnosis=["hang"],
-                               files=["stacks/rank0*", "stacks/rank1*"],
+                 expect=Expect(exit=[124], culprits=[1],
+                               diagnosis=["hang-collective-not-entered"],
+                               files=["stacks/rank0*", "stacks/rank1*", "flight_recorder/rank_*"],
                                note="rank 1 named although rank 0's all_reduce returned at "
-                                    "once (NCCL is asynchronous); flight recorder: see "
-                                    "flight_recorder (no dump expected: no NCCL timeout)")),
+                                    "once (NCCL is asynchronous); the flight recorder dumped "
+                                    "at the hang shows rank 1 never entered that all_reduce")),
         run_step(ctx, "nccl-timeout", [*two, "--hang-timeout", "150", "--collective-timeout",
                                        "20", *fault("skip-collective")],
                  env=nccl_info, timeout=240, typical=60,
-                 expect=Expect(nonzero=True, diagnosis=["collective-timeout"],
+                 expect=Expect(nonzero=True, diagnosis=["hang-collective-not-entered"],
                                files=["nccl_flight_recorder/*"],
                                note="NCCL's watchdog times out after 20 s and dumps the "
-                                    "flight recorder into the run directory"),
+                                    "flight recorder into the run directory; its analysis "
+                                    "names rank 1 first, the timeout follows; the rank "
+                                    "aborts ~20 s after the timeout (60 s without "
+                                    "TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC)"),
                  expect_dry=Expect(nonzero=True, diagnosis=["collective-timeout"],
                                    note="gloo times out instead; no flight recorder")),
         *nccl2_steps(ctx, two, hang, nccl_info),

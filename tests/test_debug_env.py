@@ -126,3 +126,16 @@ def test_ranks_get_the_profile_and_it_is_recorded(tmp_path):
     recorded = json.loads((run_dir / "debug_env.json").read_text())
     assert recorded["kept"] == {"NCCL_DEBUG": "TRACE"}
     assert recorded["set"]["TORCH_DISTRIBUTED_DEBUG"] == "DETAIL"
+
+
+def test_a_timed_out_nccl_rank_is_not_kept_waiting_a_minute_for_its_dumps():
+    # torch sleeps 4 x TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC (15 s by default) after a watchdog
+    # timeout before it aborts; the dumps themselves took under a second on an H200.
+    env = debug_env.resolve("basic", {}, "/r", nccl=True, torch_version=NEW)
+    assert env.set["TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC"] == "5000"
+    assert "TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC" not in debug_env.resolve(
+        "basic", {}, "/r", nccl=False, torch_version=NEW).set
+    mine = debug_env.resolve("basic", {"TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC": "60000"}, "/r",
+                             nccl=True, torch_version=NEW)
+    assert mine.kept == {"TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC": "60000"}
+    assert "TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC" not in mine.set

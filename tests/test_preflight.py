@@ -178,9 +178,19 @@ def test_xid_errors_in_kernel_log(tmp_path, fake_gpus):
     fake_gpus.setenv("SAFELAUNCH_KERNEL_LOG", str(log))
     result = _check(preflight.run_checks(_inp(tmp_path, expect_gpus=True)), "gpu Xid errors")
     assert result.status is Status.FAIL and "Xid 79" in result.message
-    log.write_text("[ 9.5] NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n")
+    log.write_text("[ 9.5] NVRM: Xid (PCI:0000:3b:00): 92, High single-bit ECC error rate\n")
     result = _check(preflight.run_checks(_inp(tmp_path, expect_gpus=True)), "gpu Xid errors")
     assert result.status is Status.WARN
+    # a program's own fault (a device-side assert logged Xid 43 on an H200): not the GPU's
+    log.write_text("[ 9.5] NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n"
+                   "[ 9.6] NVRM: Xid (PCI:0000:3b:00): 43, pid=77, name=python3, Ch 00000008\n")
+    result = _check(preflight.run_checks(_inp(tmp_path, expect_gpus=True)), "gpu Xid errors")
+    assert result.status is Status.PASS and "latest Xid 43" in result.message
+    log.write_text("[ 9.5] NVRM: Xid (PCI:0000:3b:00): 43, pid=77, name=python3\n"
+                   "[ 9.6] NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n"
+                   "[ 9.7] NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n")
+    result = _check(preflight.run_checks(_inp(tmp_path, expect_gpus=True)), "gpu Xid errors")
+    assert result.status is Status.FAIL and "latest Xid 79" in result.message
     log.write_text("nothing here\n")
     result = _check(preflight.run_checks(_inp(tmp_path, expect_gpus=True)), "gpu Xid errors")
     assert result.status is Status.PASS

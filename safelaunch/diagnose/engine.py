@@ -351,11 +351,18 @@ class _Quoting:
         if by_exit:
             preferred = self._exit_reports()
         self.quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
-        rank = self.root if rule.facts or by_exit or not preferred else preferred[0].rank
+        rank = self.root if by_exit or not preferred else preferred[0].rank
+        if rule.facts:
+            rank = self._fact_rank(rule)
         finding = Finding(rule.id, rule.title, rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE])
         finding.evidence += self._fact_evidence(rule)
         return finding
+
+    def _fact_rank(self, rule: Rule) -> int | None:
+        """The rank a fact names (the rank that never entered a collective), else the root."""
+        named = (self.logs.fact_ranks.get(fact) for fact in rule.facts)
+        return next((ranks[0] for ranks in named if ranks), self.root)
 
     def _preferred(self, evidence: list[Evidence]) -> list[Evidence]:
         """The root's lines first, a quoted source line last; none already quoted."""
@@ -433,7 +440,11 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     """A finding: the first with its explanation, the rank's last lines and the fixes."""
     rank = (f"rank {finding.rank}" if finding.rank is not None
             else where if diagnosis.root_cause_rank is not None else "")
-    about = ", ".join(part for part in (rank, diagnosis.root_exit if first else None) if part)
+    exit_text = diagnosis.root_exit if first else None
+    root = diagnosis.root_cause_rank
+    if exit_text and root is not None and finding.rank not in (None, root):
+        exit_text = f"rank {root}: {exit_text}"  # not the named rank's own exit
+    about = ", ".join(part for part in (rank, exit_text) if part)
     head = "diagnosis" if first else "also"
     lines = [f"{head}: {finding.title}" + (f" ({about})" if about else "")]
     if first:

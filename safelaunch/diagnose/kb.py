@@ -16,7 +16,7 @@ import yaml
 
 from safelaunch.errors import ConfigError
 
-KNOWN_FACTS = {"hang", "uneven_steps", "collective_desync", "collective_not_entered",
+KNOWN_FACTS = {"hang", "uneven_steps", "collective_desync", "collective_not_entered", "gpu_wait",
                "shm_small", "minimal_test_failed", "oom_record",
                "sigkill_not_oom", "exited_nonzero", "preflight_failed", "not_started",
                "remote_root", "root_lost_peer", "launcher_died"}

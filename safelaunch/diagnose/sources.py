@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,9 @@ class LogSet:
     """From safelaunch's summary or a launcher's report; None when nothing says."""
     facts: set[str] = field(default_factory=set)
     fact_evidence: dict[str, list[str]] = field(default_factory=dict)
+    fact_ranks: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """The ranks a fact names as responsible, where it names any (the flight recorder's rank
+    that never entered a collective, which need not be the rank that failed first)."""
 
     @property
     def failing(self) -> bool:
@@ -73,9 +77,11 @@ class LogSet:
         rc = self.root_returncode
         return SIGNAL_NAMES.get(str(-rc), f"signal {-rc}") if rc is not None and rc < 0 else None
 
-    def add_fact(self, fact: str, evidence: list[str]) -> None:
+    def add_fact(self, fact: str, evidence: list[str], ranks: tuple[int, ...] = ()) -> None:
         self.facts.add(fact)
         self.fact_evidence[fact] = [text for text in evidence if text][:5]
+        if ranks:
+            self.fact_ranks[fact] = ranks
 
 
 def _json(path: Path) -> dict[str, Any] | None:
@@ -275,17 +281,21 @@ def _hang_facts(logs: LogSet, findings: list[HangFinding]) -> None:
     uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
     if uneven:
         logs.add_fact("uneven_steps", uneven)
-    _collective_facts(logs, [(f.kind, f.text) for f in findings])
+    _collective_facts(logs, [(f.kind, f.text, f.ranks) for f in findings])
 
 
 COLLECTIVE_FACTS = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERED)
+NAMING_FACTS = (*COLLECTIVE_FACTS, FindingKind.GPU_WAIT)
+"""Hang findings that are facts of their own, with the ranks they name."""
 
 
-def _collective_facts(logs: LogSet, findings: list[tuple[str, str]]) -> None:
-    for kind in COLLECTIVE_FACTS:
-        texts = [text for k, text in findings if k == kind]
+def _collective_facts(logs: LogSet,
+                      findings: list[tuple[str, str, Sequence[int]]]) -> None:
+    for kind in NAMING_FACTS:
+        texts = [text for k, text, _ in findings if k == kind]
+        ranks = sorted({r for k, _, named in findings if k == kind for r in named})
         if texts:
-            logs.add_fact(kind.value, texts)
+            logs.add_fact(kind.value, texts, tuple(ranks))
 
 
 def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None) -> None:
@@ -297,7 +307,7 @@ def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None
         dumps = read_dumps(run_dir / name)
         if dumps:
             report = analyze_dumps(dumps, {})
-            _collective_facts(logs, [(f.kind, f.text) for f in report.findings])
+            _collective_facts(logs, [(f.kind, f.text, f.ranks) for f in report.findings])
             return
 
 

@@ -14,6 +14,7 @@ from safelaunch.supervisor.result import RunStatus
 MAX_REASON_CHARS = 600
 MAX_HOST_CHARS = 100
 MAX_TEXT_CHARS = 2000
+MAX_FINDING_RANKS = 64
 FAILED_STATUSES = tuple(status.value for status in RunStatus if status.failed)
 
 
@@ -23,6 +24,13 @@ def _int(value: object) -> int | None:
 
 def _str(value: object, limit: int) -> str | None:
     return value[:limit] if isinstance(value, str) else None
+
+
+def _ranks(value: object) -> tuple[int, ...]:
+    """A finding's ranks: the integers of a JSON list, at most ``MAX_FINDING_RANKS``."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(r for r in value[:MAX_FINDING_RANKS] if _int(r) is not None and r >= 0)
 
 
 def dicts(value: object) -> list[dict[str, Any]]:
@@ -60,6 +68,8 @@ class GlobalRoot:
 class HangFinding:
     kind: str
     text: str
+    ranks: tuple[int, ...] = ()
+    """The ranks the finding holds responsible (the flight recorder's culprits)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +103,8 @@ class SummaryRecord:
         hang = data.get("hang")
         findings = None
         if isinstance(hang, dict):
-            findings = [HangFinding(str(f.get("kind"))[:40], str(f.get("text"))[:MAX_TEXT_CHARS])
+            findings = [HangFinding(str(f.get("kind"))[:40], str(f.get("text"))[:MAX_TEXT_CHARS],
+                                    _ranks(f.get("ranks")))
                         for f in dicts(hang.get("findings"))]
         return cls(_str(data.get("status"), 40), _int(data.get("exit_code")),
                    _str(data.get("reason"), MAX_REASON_CHARS),

@@ -235,6 +235,9 @@ def _bandwidth_table(results: dict[int, dict[str, Any]]) -> list[str]:
         lines.append(f"  {_bytes(row['bytes']):>10} {row['seconds'] * 1e3:>8.2f}ms "
                      f"{row['algbw_gbps']:>11.3f} {row['busbw_gbps']:>11.3f} "
                      f"{row['wrong']:>6}")
+    if all(row["busbw_gbps"] == 0 for row in bandwidth):
+        lines.append("  one rank: all_reduce moves no data between GPUs (busbw 0); the bus "
+                     "bandwidth needs --nproc 2 or more")
     return lines
 
 

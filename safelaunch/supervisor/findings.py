@@ -29,6 +29,9 @@ class FindingKind(str, Enum):
     ``collective_waiting`` where the ranks wait, when the recorder alone names nobody;
     ``flight_recorder_missing`` ranks without a dump (stopped, dead, no recorder), and why.
 
+    From the native stacks: ``gpu_wait`` a held-up rank waits for its own GPU in a CUDA call
+    (a kernel that never ends, a stopped GPU, an NCCL collective whose peers never came).
+
     While the job runs: ``straggler`` a rank computes consistently slower than the others,
     which wait for it in every step (``stragglers``).
     """
@@ -50,6 +53,7 @@ class FindingKind(str, Enum):
     COLLECTIVE_WAITING = "collective_waiting"
     FLIGHT_RECORDER_MISSING = "flight_recorder_missing"
     STRAGGLER = "straggler"
+    GPU_WAIT = "gpu_wait"
 
     __hash__ = str.__hash__  # Enum hashes by name: a plain "no_progress" must find its member
 
@@ -62,7 +66,7 @@ class FindingKind(str, Enum):
 
 OBSERVATIONS = frozenset({FindingKind.NO_PROGRESS, FindingKind.WORK_DIFFERS,
                           FindingKind.OTHER_NODE, FindingKind.COLLECTIVE_WAITING,
-                          FindingKind.FLIGHT_RECORDER_MISSING})
+                          FindingKind.FLIGHT_RECORDER_MISSING, FindingKind.GPU_WAIT})
 """Kinds that say what was seen, not who holds the job up."""
 
 

@@ -393,7 +393,11 @@ def _stack_rule(ev: Evidence) -> Verdict | None:
     if not ev.alive or any(v.rank not in places for v in ev.alive):
         return None
     waiting = [v for v in ev.alive if places[v.rank][0] == "waiting"]
-    away = [v for v in ev.alive if places[v.rank][0] != "waiting"]
+    if not waiting:
+        # NCCL is asynchronous: on a GPU the ranks that wait for a collective wait for their
+        # GPU (in .item(), a synchronize), not in torch.distributed
+        waiting = [v for v in ev.alive if places[v.rank][0] == "gpu"]
+    away = [v for v in ev.alive if v not in waiting]
     if not waiting or not away:
         return None
     whats = sorted({places[v.rank][1] for v in waiting})
@@ -466,6 +470,7 @@ def analyze(views: list[RankView], stalls: list[Stall],
                 for s in stalls] + verdict.findings
     if flight is not None:  # what the recorder saw, when it is not the verdict's own finding
         findings += [f for f in flight.findings if f not in verdict.findings]
+    findings += _gpu_waits(ev, verdict)
     if verdict.uneven:
         findings.append(HangFinding(FindingKind.WORK_DIFFERS, [],
                                     "work done differs: " + _counts(views)))
@@ -477,6 +482,14 @@ def analyze(views: list[RankView], stalls: list[Stall],
         ranks=[_described(v, ev.states) for v in views],
         collectives=flight.to_json() if flight is not None else None,
     )
+
+
+def _gpu_waits(ev: Evidence, verdict: Verdict) -> list[HangFinding]:
+    """Culprits whose main thread waits for their own GPU: what holds them is on the GPU."""
+    return [_finding(FindingKind.GPU_WAIT, [v], f"rank {v.rank} waits for its GPU in "
+                     f"{ev.places[v.rank][1]}: a kernel that does not end, a GPU that stopped, "
+                     "or an NCCL collective on its stream whose peers never came")
+            for v in verdict.culprits if ev.places.get(v.rank, ("", ""))[0] == "gpu"]
 
 
 def _verdict(ev: Evidence, stalls: list[Stall], flight: CollectiveReport | None) -> Verdict:

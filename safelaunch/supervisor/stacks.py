@@ -226,10 +226,13 @@ _NATIVE_FRAME = re.compile(r"^\s+(\S(?:.{0,4096}?\S)?)\s+\(([^()]*)\)\s*$")
 NATIVE_NAME_LEN = 120
 
 
-def native_wait(text: str) -> str | None:
-    """The innermost frame of a communication library (c10d, gloo, NCCL) in the main thread
-    of a ``py-spy dump --native``: the rank waits inside a collective whatever its Python
-    frames say.  None when there is none."""
+_NATIVE_GPU_WAIT = re.compile(
+    r"\bcu(?:da)?(?:Stream|Ctx|Device|Event)Synchronize\w{0,20}|\bcu(?:da)?Memcpy\w{0,30}")
+
+
+def _main_native(text: str, pattern: re.Pattern[str]) -> str | None:
+    """The innermost frame of the main thread of a ``py-spy dump --native`` that ``pattern``
+    finds, as much of its name as the pattern takes."""
     main = False
     for line in text.splitlines():
         if line.startswith("Thread "):
@@ -238,10 +241,26 @@ def native_wait(text: str) -> str | None:
             main = '"MainThread"' in line
             continue
         frame = _NATIVE_FRAME.match(line[:4096]) if main else None
-        hit = _NATIVE_WAIT.search(frame.group(1)) if frame else None
+        hit = pattern.search(frame.group(1)) if frame else None
         if hit is not None:
             return hit.group(0)[:NATIVE_NAME_LEN]
     return None
+
+
+def native_wait(text: str) -> str | None:
+    """The innermost frame of a communication library (c10d, gloo, NCCL) in the main thread
+    of a ``py-spy dump --native``: the rank waits inside a collective whatever its Python
+    frames say.  None when there is none."""
+    return _main_native(text, _NATIVE_WAIT)
+
+
+def native_gpu_wait(text: str) -> str | None:
+    """The CUDA call the main thread waits in for its GPU (``cudaStreamSynchronize`` under
+    ``.item()``, ``cuCtxSynchronize`` under ``torch.cuda.synchronize()``, a blocking copy), or
+    None.  NCCL is asynchronous: a rank whose collective waits for a peer that never comes
+    looks like this on a GPU, not like a wait in NCCL (seen on an H200,
+    tests/fixtures/gpu/real)."""
+    return _main_native(text, _NATIVE_GPU_WAIT)
 
 
 def read_dump(path: Path) -> str:
@@ -254,7 +273,9 @@ def read_dump(path: Path) -> str:
 def place(text: str, native: str | None = None) -> tuple[str, str] | None:
     """Where the main thread of a stack dump is: ``("waiting", what)`` inside a
     torch.distributed call, in autograd's backward (where DDP's gradient all_reduce waits) or,
-    by its ``native`` dump, inside a communication library; ``("data", where)`` in data
+    by its ``native`` dump, inside a communication library; ``("gpu", what)`` by its native
+    dump, in a CUDA call that waits for the GPU (an NCCL collective's kernel, or one of its
+    own that never ends); ``("data", where)`` in data
     loading, ``("elsewhere", where)`` anywhere else (the user's code, a framework's loop);
     None when the dump has no frames."""
     frames = _main_thread(text)
@@ -272,4 +293,7 @@ def place(text: str, native: str | None = None) -> tuple[str, str] | None:
     where = f"{own[0]} ({os.path.basename(own[1])}:{own[2]})"
     if any(_DATA.search(path) for _, path, _ in frames):
         return "data", f"data loading, called from {where}"
+    gpu = native_gpu_wait(native) if native else None
+    if gpu is not None:
+        return "gpu", f"{gpu} (its native stack), called from {where}"
     return "elsewhere", where

@@ -49,3 +49,20 @@ def test_a_test_whose_ranks_never_reported_is_one_line():
     report = MinimalTestReport("gloo", "no GPU", None, 0.5,
                                [Attempt("test", "gloo", {}, False, 125, {}, None, "/r")])
     assert render(report) == ["minimal test: gloo (no GPU) on ? rank(s): FAILED in 0.5s"]
+
+
+def test_one_rank_says_its_bus_bandwidth_means_nothing():
+    # Rows as an H200 measured them with --nproc 1 (tests/fixtures/gpu/real/README.md).
+    sweep = [{"bytes": 1024, "seconds": 0.00005, "algbw_gbps": 0.022, "busbw_gbps": 0.0,
+              "wrong": 0},
+             {"bytes": 64 << 20, "seconds": 0.00003, "algbw_gbps": 1992.603, "busbw_gbps": 0.0,
+              "wrong": 0}]
+    rank0 = {"rank": 0, "steps": [
+        _ok("environment"), {"step": "bandwidth", "status": "passed", "seconds": 0.073,
+                             "detail": sweep}]}
+    report = MinimalTestReport("nccl", "a GPU for each of the 1 rank(s)", 1, 4.4, [
+        Attempt("test", "nccl", {}, True, 0, {0: rank0}, None, "/r")])
+    lines = render(report)
+    assert lines[-1] == ("  one rank: all_reduce moves no data between GPUs (busbw 0); the bus "
+                         "bandwidth needs --nproc 2 or more")
+    assert "      64 MiB     0.03ms    1992.603       0.000      0" in lines
