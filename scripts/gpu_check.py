@@ -460,9 +460,12 @@ def job_steps(ctx: Context) -> list[Step]:
                                note="device-side assert: exit 1 (or 134 if NCCL aborts at "
                                     "exit), diagnosed as a CUDA kernel error")),
         run_step(ctx, "sync-hang", [*one, *hang, *fault("sync-hang")], timeout=180, typical=40,
-                 expect=Expect(exit=[124], culprits=[0], diagnosis=["hang"],
+                 expect=Expect(exit=[124], culprits=[0], diagnosis=["hang-gpu-wait"],
                                files=["stacks/rank0*"],
-                               note="hang found in ~10 s, rank 0's stack in synchronize")),
+                               note="hang found in ~10 s, rank 0's native stack waits for its "
+                                    "GPU (cuCtxSynchronize)"),
+                 expect_dry=Expect(exit=[124], culprits=[0], diagnosis=["hang"],
+                                   note="no GPU: the simulated hang is a sleep")),
         run_step(ctx, "nccl-hang", [*two, *hang, *fault("skip-collective")], env=nccl_info,
                  timeout=240, typical=50,
                  expect=Expect(exit=[124], culprits=[1],
@@ -471,6 +474,12 @@ def job_steps(ctx: Context) -> list[Step]:
                                note="rank 1 named although rank 0's all_reduce returned at "
                                     "once (NCCL is asynchronous); the flight recorder dumped "
                                     "at the hang shows rank 1 never entered that all_reduce")),
+        run_step(ctx, "nccl-hang-no-fr", [*two, *hang, *fault("skip-collective")],
+                 env={"TORCH_NCCL_TRACE_BUFFER_SIZE": "0", "TORCH_FR_BUFFER_SIZE": "0"},
+                 timeout=240, typical=50,
+                 expect=Expect(exit=[124], culprits=[1], diagnosis=["hang"],
+                               note="the flight recorder off: the stacks alone name rank 1 "
+                                    "(rank 0 waits for its GPU in cuStreamSynchronize)")),
         run_step(ctx, "nccl-timeout", [*two, "--hang-timeout", "150", "--collective-timeout",
                                        "20", *fault("skip-collective")],
                  env=nccl_info, timeout=240, typical=60,

@@ -69,8 +69,10 @@ FIRST_FINDING = {
     "no-visible-gpu": ("torch-without-cuda", 0),
     "same-gpu-preflight": ("preflight-failed", None),
     "no-visible-gpu-preflight": ("preflight-failed", None),
-    "sync-hang": ("hang", 0),
+    "sync-hang": ("hang-gpu-wait", 0),
     "nccl-hang": ("hang-collective-not-entered", 1),
+    # the flight recorder off: the stacks alone (rank 0 waits for its GPU, rank 1 is away)
+    "nccl-hang-no-fr": ("hang", 1),
     # NCCL's watchdog timed out and aborted rank 0; torch's own dumps name rank 1
     "nccl-timeout": ("hang-collective-not-entered", 1),
 }

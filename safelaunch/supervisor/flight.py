@@ -100,6 +100,21 @@ def ask(targets: dict[int, DumpTarget], folder: Path) -> Request:
     return request
 
 
+def _unusable(data: bytes, dump: dict[str, Any] | None) -> str | None:
+    """Why a rank's dump says nothing, or None when it is a recorder's record.  With the
+    recorder off torch's NCCL dumper still writes a dump, with no entry and no process group
+    (seen on an H200 with TORCH_NCCL_TRACE_BUFFER_SIZE=0, tests/fixtures/gpu/real)."""
+    if not data:
+        return ("torch keeps no flight recorder in it (a torch without one for this backend, "
+                "or TORCH_FR_BUFFER_SIZE=0)")
+    if dump is None:
+        return "its dump is not torch's flight-recorder format"
+    if not dump.get("entries") and not dump.get("pg_config"):
+        return ("its flight recorder holds nothing: it is off (TORCH_FR_BUFFER_SIZE=0), or the "
+                "rank has no process group yet")
+    return None
+
+
 def gather(request: Request, wait_s: float = WAIT_S
            ) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:
     """The dumps the asked ranks wrote within ``wait_s`` of being asked, by rank, and every
@@ -117,12 +132,11 @@ def gather(request: Request, wait_s: float = WAIT_S
             pending.discard(rank)
             data = path.read_bytes()
             dump = load_dump(data) if data else None
-            if dump is None:
+            why = _unusable(data, dump)
+            if why is not None:
                 path.unlink(missing_ok=True)
-                missing[rank] = ("torch keeps no flight recorder in it (a torch without one "
-                                 "for this backend, or TORCH_FR_BUFFER_SIZE=0)" if not data
-                                 else "its dump is not torch's flight-recorder format")
-            else:
+                missing[rank] = why
+            elif dump is not None:
                 dumps[rank] = dump
         if not pending or time.monotonic() > deadline:
             break

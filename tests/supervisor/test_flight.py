@@ -51,3 +51,17 @@ def test_gather_keeps_torchs_dumps_and_says_why_others_are_missing(tmp_path: Pat
 
 def test_a_filesystem_without_fifos_means_no_request(tmp_path: Path):
     assert not flight.create_fifo(tmp_path / "missing-dir" / "r0.fr")
+
+
+def test_a_dump_of_a_recorder_that_is_off_is_no_dump(tmp_path: Path):
+    # torch's NCCL dumper with TORCH_NCCL_TRACE_BUFFER_SIZE=0, as an H200 wrote it
+    real = (Path(__file__).parent.parent / "fixtures" / "gpu" / "real" / "h200-torch2.11"
+            / "nccl-hang-no-fr" / "flight_recorder" / "rank_0").read_bytes()
+    assert pickle.loads(real)["entries"] == []
+    folder = tmp_path / "fr"
+    folder.mkdir()
+    (folder / "rank_0").write_bytes(real)
+    (folder / "rank_1").write_bytes(pickle.dumps(dump(*loop(3))))
+    dumps, missing = flight.gather(flight.Request(folder, asked={0: 0.0, 1: 0.0}), wait_s=0.2)
+    assert list(dumps) == [1] and "holds nothing" in missing[0]
+    assert sorted(p.name for p in folder.iterdir()) == ["rank_1"]
