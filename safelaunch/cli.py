@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
-from safelaunch import __version__, defaults, exit_codes, option_table, options
+from safelaunch import __version__, defaults, exit_codes, gpu, option_table, options
 from safelaunch.config import (
     RunConfig,
     find_config_file,
@@ -110,8 +110,7 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
 def _default_nproc() -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import torch
-    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        gpus = gpu.torch_gpu_count()
     return str(gpus or 2)
 
 
@@ -169,7 +168,7 @@ def preflight_command(ctx: click.Context, /, as_json: bool, **opts: Any) -> None
 
     Exits 125 when a check fails, 0 otherwise (warnings included).
     """
-    from safelaunch import gpu, preflight
+    from safelaunch import preflight
 
     gpus = gpu.list_gpus()
     nproc = opts.get("nproc") or str(len(gpus or []) or 1)

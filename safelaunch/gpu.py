@@ -46,6 +46,15 @@ def _run(args: list[str]) -> str | None:
     return ANSI.sub("", proc.stdout) if proc.returncode == 0 else None
 
 
+def torch_gpu_count() -> int:
+    """The GPUs torch would use here (``CUDA_VISIBLE_DEVICES`` applied).  Counted through NVML
+    where torch can: ``torch.cuda.is_available()`` initializes the CUDA driver (cuInit) in the
+    launcher, which costs start-up time on a GPU machine and is not needed to count."""
+    import torch
+
+    return int(torch.cuda.device_count())
+
+
 def _int(text: str) -> int | None:
     text = text.strip()
     return int(text) if text.isdigit() else None

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from safelaunch import defaults
+from safelaunch import defaults, gpu
 from safelaunch.config import RunConfig
 from safelaunch.console import Console
 from safelaunch.minimal_test import rank as mt
@@ -83,9 +83,7 @@ def choose_backend(requested: str, nproc: str) -> tuple[str, str]:
     """``auto``: NCCL when every rank of this node has a GPU, gloo otherwise."""
     if requested != "auto":
         return requested, "as requested"
-    import torch
-
-    gpus = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    gpus = gpu.torch_gpu_count()
     if gpus == 0:
         return "gloo", "no GPU on this machine"
     wanted = int(nproc) if nproc.isdigit() else gpus
