@@ -534,3 +534,27 @@ def test_a_cause_known_by_its_signal_quotes_the_report():
     finding = diagnose(from_text(text, "torchrun.log")).findings[0]
     assert finding.id == "oom-killer" and finding.rank == 2
     assert "failed (exitcode: -9) local_rank: 2" in finding.evidence[0].text
+
+
+# NCCL's socket transport names a connect that failed in its own words: a network problem
+# (the wrong interface, a firewall), whatever the exception wrapped around it says.
+def test_nccl_socket_connect_failure_is_the_network():
+    text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:"
+            "2006, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version "
+            "2.21.5\n[rank3]: ncclSystemError: System call (e.g. socket, malloc) or external "
+            "library call failed or device error.\n[rank3]: Last error:\n[rank3]: "
+            "socketStartConnect: Connect to 10.1.2.7<43117> failed : Connection refused\n")
+    assert diagnose(from_text(text, "case.log")).findings[0].id == "nccl-network"
+    near = "node-2:811:902 [0] NCCL INFO socketStartConnect: Connect to 10.1.2.7<43117> ok\n"
+    assert not diagnose(from_text(near, "case.log")).findings
+
+
+# Slurm cancels a step whose cgroup OOM-killed a task: the cancellation is Slurm's reaction,
+# the OOM kill (quoted by slurmstepd) is the cause.  A cancellation alone stays a cancellation.
+def test_an_oom_killed_slurm_step_is_the_oom_killer():
+    text = ("slurmstepd: error: Detected 2 oom_kill events in StepId=7781.0. Some of the step "
+            "tasks have been OOM Killed.\nsrun: error: gpu-a12: task 1: Out Of Memory\n"
+            "slurmstepd: error: *** STEP 7781.0 ON gpu-a12 CANCELLED AT 2025-03-02T11:04:19 ***\n")
+    assert diagnose(from_text(text, "case.log")).findings[0].id == "oom-killer"
+    cancelled = "slurmstepd: error: *** STEP 7781.0 ON gpu-a12 CANCELLED AT 2025-03-02T11:04:19 ***\n"
+    assert diagnose(from_text(cancelled, "case.log")).findings[0].id == "slurm-cancelled"

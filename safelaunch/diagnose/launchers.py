@@ -57,6 +57,9 @@ SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Abo
 SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SIG[A-Z0-9]{1,12})"
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
+OOM_RECORD = re.compile(r"Detected \d{1,6} oom[-_]kill events?"
+                        r"|(?:Memory cgroup )?[Oo]ut of memory: Killed process \d")
+"""The kernel's or the cgroup's own record of an OOM kill, as Slurm or dmesg quote it."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
@@ -177,6 +180,8 @@ def root_cause(text: str) -> Report:
     for read in ROOT_CAUSE_READERS:
         if read(text, report):
             break
+    if OOM_RECORD.search(text):
+        report.facts.add("oom_record")
     return _failed(report)
 
 

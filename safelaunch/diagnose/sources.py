@@ -319,6 +319,13 @@ def _exit_fact(logs: LogSet) -> None:
                                          else f"exit code {code}"])
 
 
+TEXT_FACT_EVIDENCE = {
+    "sigkill_not_oom": "the summary says: no OOM record in the kernel log or the cgroup",
+    "oom_record": "the log quotes the kernel's or the cgroup's OOM record (an OOM kill)",
+}
+"""What a fact read from a pasted log rests on (``launchers.root_cause``)."""
+
+
 def from_text(text: str, source: str) -> LogSet:
     return from_body(Text(plain_punctuation(text)), source)
 
@@ -330,7 +337,7 @@ def from_body(body: Text, source: str) -> LogSet:
     logs.root_rank, logs.root_returncode = report.rank, report.returncode
     logs.failed = True if report.failed else None
     for fact in report.facts:
-        logs.add_fact(fact, ["the summary says: no OOM record in the kernel log or the cgroup"])
+        logs.add_fact(fact, [TEXT_FACT_EVIDENCE[fact]])
     _exit_fact(logs)
     return logs
 
