@@ -84,7 +84,6 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     Everything after SCRIPT is passed to the script untouched.
     """
     require_supported_torch()  # before anything that imports torch's engine
-    from safelaunch.diagnose import render
     from safelaunch.pipeline import run_job
     from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
@@ -101,6 +100,8 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     result = run_job(plan, console, ["safelaunch", *sys.argv[1:]])
     console.plain(render_summary(result.outcome))
     if result.diagnosis is not None:
+        from safelaunch.diagnose import render  # a failed job's: the engine is loaded for it
+
         console.plain(render(result.diagnosis))
     elif result.diagnosis_error is not None:
         console.plain(f"diagnosis: not available ({result.diagnosis_error})")

@@ -117,3 +117,27 @@ def test_joining_again_routes_the_logs_through_one_layer(monkeypatch, tmp_path, 
                              torch_logs=True).succeeded
     assert seen[0] is seen[1] and isinstance(seen[0], engine.SupervisedLogsSpecs)
     assert seen[0]._user is user_specs
+
+
+def test_rendezvous_event_names_come_from_the_frame_as_torchs_inspect_stack_gives_them(
+        monkeypatch: pytest.MonkeyPatch):
+    from torch.distributed.elastic.rendezvous import dynamic_rendezvous
+
+    original = engine.REPLACED.get("get_method_name", dynamic_rendezvous.get_method_name)
+    assert original is not engine._frame_method_name
+    monkeypatch.setattr(dynamic_rendezvous, "get_method_name", original)
+
+    def outer(depth: int) -> tuple[str, str]:
+        return inner(depth)
+
+    def inner(depth: int) -> tuple[str, str]:
+        return original(depth), engine._frame_method_name(depth)
+
+    for depth in (1, 2, 3):  # 0 is the function itself, named differently
+        theirs, ours = outer(depth)
+        assert theirs == ours, depth
+    assert outer(2) == ("outer", "outer")  # the caller's caller, as the rendezvous asks
+    assert engine._frame_method_name(10_000) == original(10_000) == "no_method_name"
+    assert engine.quick_rendezvous_names()
+    assert dynamic_rendezvous.get_method_name is engine._frame_method_name
+    assert engine.quick_rendezvous_names()  # once is enough
