@@ -20,6 +20,7 @@ from safelaunch.torch_support import UnsupportedTorch, nccl_backend, require_sup
 
 DISTRIBUTED_PREFIXES = ("NCCL_", "TORCH_", "TORCHELASTIC_", "PET_", "MASTER_", "CUDA_", "GLOO_",
                         "OMP_", "SAFELAUNCH_", "PYTORCH_", "NVIDIA_", "VAST_", "CONTAINER_")
+MAX_SHOWN_VALUE = 200
 DISTRIBUTED_NAMES = ("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "GROUP_RANK",
                      "DDP_BACKEND", "GPU_COUNT", "PUBLIC_IPADDR", "LD_LIBRARY_PATH")
 
@@ -125,5 +126,13 @@ def render(info: dict[str, Any]) -> str:
                                                 info["gpu_topology"].items()))
     env = info["environment"]
     lines.append("- distributed-training variables:" + ("" if env else " none set"))
-    lines += [f"  - {name}={value}" for name, value in env.items()]
+    lines += [f"  - {name}={_shown(value)}" for name, value in env.items()]
     return "\n".join(lines) + "\n"
+
+
+def _shown(value: str) -> str:
+    """A value as the text report shows it: a long one (a GPU image's NVIDIA_REQUIRE_CUDA runs
+    to 1,500 characters) is cut, with its length; ``--json`` keeps it whole."""
+    if len(value) <= MAX_SHOWN_VALUE:
+        return value
+    return f"{value[:MAX_SHOWN_VALUE]}... ({len(value)} characters; --json shows it whole)"

@@ -140,3 +140,17 @@ def test_a_rank_stuck_in_a_gpu_kernel_waits_for_its_gpu():
     waits = [f for f in report.findings if f.kind == "gpu_wait"]
     assert [f.ranks for f in waits] == [[0]]
     assert waits[0].text.startswith("rank 0 waits for its GPU in cuCtxSynchronize_v2")
+
+
+def test_the_real_environment_report_reads_and_cuts_long_values():
+    import json
+
+    from safelaunch import envinfo
+
+    info = json.loads((H200 / "env-json.stdout.txt").read_text())
+    text = envinfo.render(info)
+    assert "- torch: 2.11.0+cu130" in text and "- NCCL: 2.28.9" in text
+    require = info["environment"]["NVIDIA_REQUIRE_CUDA"]
+    assert len(require) > envinfo.MAX_SHOWN_VALUE and require not in text
+    assert f"... ({len(require)} characters; --json shows it whole)" in text
+    assert "  - NVIDIA_VISIBLE_DEVICES=0\n" in text
