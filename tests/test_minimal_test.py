@@ -89,7 +89,7 @@ def test_nccl_failure_tries_remedies_in_order(tmp_path):
 
 def _train_script(tmp_path: Path) -> Path:
     script = tmp_path / "train.py"
-    script.write_text("import os\nprint('shm', os.environ.get('NCCL_SHM_DISABLE'), "
+    script.write_text("import os\nprint('p2p', os.environ.get('NCCL_P2P_DISABLE'), "
                       "'backend', os.environ.get('DDP_BACKEND'))\n")
     return script
 
@@ -103,7 +103,7 @@ def test_gate_stops_training_with_125(tmp_path):
                          capture_output=True, text=True, env=env)
     assert out.returncode == 125, out.stderr
     assert "minimal test failed: rank 0 failed all_reduce" in out.stderr
-    assert "[rank0] shm" not in out.stdout
+    assert "[rank0] p2p" not in out.stdout
     run_dir = next((tmp_path / "safelaunch_runs").glob("2*"))
     assert json.loads((run_dir / "minimal_test.json").read_text())["passed"] is False
 
@@ -112,7 +112,8 @@ def test_apply_remedy_carries_it_into_training(tmp_path):
     import os
 
     script = _train_script(tmp_path)
-    env = {**os.environ, **FAKE_NCCL, "SAFELAUNCH_MT_INJECT": "nccl-unless:NCCL_SHM_DISABLE"}
+    # the first remedy passes (the order of all of them: test_nccl_failure_tries_remedies...)
+    env = {**os.environ, **FAKE_NCCL, "SAFELAUNCH_MT_INJECT": "nccl-unless:NCCL_P2P_DISABLE"}
     args = ["run", "--nproc", "2", "--minimal-test-backend", "nccl", str(script)]
     out = subprocess.run(safelaunch_cmd(*args), cwd=tmp_path, capture_output=True, text=True,
                          env=env)
@@ -120,7 +121,7 @@ def test_apply_remedy_carries_it_into_training(tmp_path):
     out = subprocess.run(safelaunch_cmd(*args[:1], "--apply-remedy", *args[1:]), cwd=tmp_path,
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    assert "[rank0] shm 1 backend None" in out.stdout
+    assert "[rank0] p2p 1 backend None" in out.stdout
 
 
 def test_fallback_gloo_is_loud(tmp_path):
@@ -132,5 +133,5 @@ def test_fallback_gloo_is_loud(tmp_path):
                                         "--fallback-gloo", str(script)),
                          cwd=tmp_path, capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
-    assert "[rank1] shm None backend gloo" in out.stdout
+    assert "[rank1] p2p None backend gloo" in out.stdout
     assert "WARNING: NCCL does not work here" in out.stderr
