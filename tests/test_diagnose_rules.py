@@ -558,3 +558,17 @@ def test_an_oom_killed_slurm_step_is_the_oom_killer():
     assert diagnose(from_text(text, "case.log")).findings[0].id == "oom-killer"
     cancelled = "slurmstepd: error: *** STEP 7781.0 ON gpu-a12 CANCELLED AT 2025-03-02T11:04:19 ***\n"
     assert diagnose(from_text(cancelled, "case.log")).findings[0].id == "slurm-cancelled"
+
+
+def test_a_bus_error_known_only_by_its_exit_points_at_shared_memory():
+    # DeepSpeed's launcher reports the rank's signal as a negative return code, and nothing
+    # else in the log names it (a container's 64 MB /dev/shm, in the thread that taught it)
+    text = ("[2024-01-02 10:00:00,001] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/"
+            "python', '-u', 'train.py', '--local_rank=0'] exits with return code = -7\n")
+    result = diagnose(from_text(text, "ds.log"))
+    assert result.root_exit == "SIGBUS"
+    assert [f.id for f in result.findings] == ["bus-error"]
+    assert any("--shm-size" in fix for fix in result.findings[0].fixes)
+    # a plain exit code 7 is no bus error
+    other = diagnose(from_text(text.replace("= -7", "= 7"), "ds.log"))
+    assert "bus-error" not in [f.id for f in other.findings]
