@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
-from safelaunch.diagnose.kb import Pattern, Rule, load_rules
+from safelaunch.diagnose.kb import Fact, Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.reading import unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
@@ -244,7 +244,7 @@ def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
     by_fact = rule.facts and set(rule.facts) <= logs.facts
     # the root's signal says nothing about this node's logs when the root is elsewhere
     by_signal = (rule.pattern_optional and rule.signals and logs.root_signal in rule.signals
-                 and "remote_root" not in logs.facts)
+                 and Fact.REMOTE_ROOT not in logs.facts)
     return bool(by_fact or by_signal)
 
 

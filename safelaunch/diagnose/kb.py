@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -16,10 +17,35 @@ import yaml
 
 from safelaunch.errors import ConfigError
 
-KNOWN_FACTS = {"hang", "uneven_steps", "collective_desync", "collective_not_entered", "gpu_wait",
-               "shm_small", "minimal_test_failed", "oom_record",
-               "sigkill_not_oom", "exited_nonzero", "preflight_failed", "not_started",
-               "remote_root", "root_lost_peer", "launcher_died"}
+
+class Fact(str, Enum):
+    """What a run's records establish beside its log lines (the summary, the hang analysis,
+    the flight recorder, a launcher's report); the rules' ``facts:`` and ``unless:`` name
+    them.  A ``str``: it compares, prints and serializes as its value."""
+
+    HANG = "hang"
+    UNEVEN_STEPS = "uneven_steps"
+    COLLECTIVE_DESYNC = "collective_desync"
+    COLLECTIVE_NOT_ENTERED = "collective_not_entered"
+    GPU_WAIT = "gpu_wait"
+    SHM_SMALL = "shm_small"
+    MINIMAL_TEST_FAILED = "minimal_test_failed"
+    OOM_RECORD = "oom_record"
+    SIGKILL_NOT_OOM = "sigkill_not_oom"
+    EXITED_NONZERO = "exited_nonzero"
+    PREFLIGHT_FAILED = "preflight_failed"
+    NOT_STARTED = "not_started"
+    REMOTE_ROOT = "remote_root"
+    ROOT_LOST_PEER = "root_lost_peer"
+    LAUNCHER_DIED = "launcher_died"
+
+    __hash__ = str.__hash__  # a plain "hang" finds its member in a set
+
+    def __str__(self) -> str:
+        return self.value
+
+
+KNOWN_FACTS = frozenset(fact.value for fact in Fact)
 EVIDENCE_SOURCES = ("patterns", "exceptions", "failures")
 _SPECIAL = set(".^$*+?{}[]|()")
 
@@ -40,8 +66,8 @@ class Rule:
     patterns: list[Pattern] = field(default_factory=list)
     signals: list[str] = field(default_factory=list)
     exit_codes: list[int] = field(default_factory=list)
-    facts: list[str] = field(default_factory=list)
-    unless: list[str] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    unless: list[Fact] = field(default_factory=list)
     """Facts that rule this cause out (the OOM killer, when no OOM record exists)."""
     consequence: bool = False
     pattern_optional: bool = False
@@ -112,9 +138,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     _check_keys(raw, where)
     patterns = _patterns(raw, where)
-    facts = list(raw.get("facts") or [])
-    unless = list(raw.get("unless") or [])
-    _check_facts(facts + unless, where)
+    facts = _facts(raw.get("facts"), where)
+    unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
     if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")
             or source != "patterns"):
@@ -152,9 +177,16 @@ def _patterns(raw: dict[str, Any], where: str) -> list[Pattern]:
     return patterns
 
 
-def _check_facts(facts: list[str], where: str) -> None:
-    if set(facts) - KNOWN_FACTS:
-        raise ConfigError(f"{where}: unknown fact(s) {sorted(set(facts) - KNOWN_FACTS)}")
+def _facts(value: object, where: str) -> list[Fact]:
+    """A rule's ``facts:`` or ``unless:`` (a list, or one name)."""
+    if isinstance(value, list):
+        names = [str(name) for name in value]
+    else:
+        names = [str(value)] if value else []
+    unknown = sorted(set(names) - KNOWN_FACTS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown fact(s) {unknown}")
+    return [Fact(name) for name in names]
 
 
 def _evidence_source(raw: dict[str, Any], where: str) -> str:

@@ -33,6 +33,8 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from safelaunch.diagnose.kb import Fact
+
 SRUN_LABEL = re.compile(r"^ {0,4}(\d{1,5}): ")
 GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10} )?"
                   r"[^\]\n]{1,300}\] ")
@@ -165,7 +167,7 @@ class Report:
     returncode: int | None = None
     """Exit code, or minus the signal number."""
     failed: bool = False
-    facts: set[str] = field(default_factory=set)
+    facts: set[Fact] = field(default_factory=set)
 
 
 def _signal_number(name: str) -> int | None:
@@ -181,7 +183,7 @@ def root_cause(text: str) -> Report:
         if read(text, report):
             break
     if OOM_RECORD.search(text):
-        report.facts.add("oom_record")
+        report.facts.add(Fact.OOM_RECORD)
     return _failed(report)
 
 
@@ -199,7 +201,7 @@ def _safelaunch_row(text: str, report: Report) -> bool:
               _signal_number(row.group(3)) if row.group(3) else None)
     report.returncode = int(row.group(2)) if row.group(2) else (-number if number else None)
     if SAFELAUNCH_NOT_OOM in text:
-        report.facts.add("sigkill_not_oom")
+        report.facts.add(Fact.SIGKILL_NOT_OOM)
     return True
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch.diagnose import launchers
+from safelaunch.diagnose.kb import Fact
 from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
@@ -61,9 +62,9 @@ class LogSet:
     """Exit code, or minus the signal number."""
     failed: bool | None = None
     """From safelaunch's summary or a launcher's report; None when nothing says."""
-    facts: set[str] = field(default_factory=set)
-    fact_evidence: dict[str, list[str]] = field(default_factory=dict)
-    fact_ranks: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    facts: set[Fact] = field(default_factory=set)
+    fact_evidence: dict[Fact, list[str]] = field(default_factory=dict)
+    fact_ranks: dict[Fact, tuple[int, ...]] = field(default_factory=dict)
     """The ranks a fact names as responsible, where it names any (the flight recorder's rank
     that never entered a collective, which need not be the rank that failed first)."""
 
@@ -77,7 +78,7 @@ class LogSet:
         rc = self.root_returncode
         return SIGNAL_NAMES.get(str(-rc), f"signal {-rc}") if rc is not None and rc < 0 else None
 
-    def add_fact(self, fact: str, evidence: list[str], ranks: tuple[int, ...] = ()) -> None:
+    def add_fact(self, fact: Fact, evidence: list[str], ranks: tuple[int, ...] = ()) -> None:
         self.facts.add(fact)
         self.fact_evidence[fact] = [text for text in evidence if text][:5]
         if ranks:
@@ -166,7 +167,7 @@ def _stored_summary(run_dir: Path, run_id: str | None) -> dict[str, Any] | None:
 def _minimal_test_fact(logs: LogSet, minimal: dict[str, Any] | None) -> None:
     if minimal is not None and minimal.get("passed") is False:
         first = (dicts(minimal.get("attempts")) or [{}])[0]
-        logs.add_fact("minimal_test_failed", [
+        logs.add_fact(Fact.MINIMAL_TEST_FAILED, [
             f"minimal test ({minimal.get('backend')}): {first.get('first_failure')}"])
         logs.failed = True
 
@@ -176,10 +177,10 @@ def _preflight_facts(logs: LogSet, preflight: dict[str, Any] | None) -> None:
     results = dicts((preflight or {}).get("results"))
     for result in results:
         if result.get("name") == "/dev/shm" and result.get("status") in ("warn", "fail"):
-            logs.add_fact("shm_small", [str(result.get("message", ""))])
+            logs.add_fact(Fact.SHM_SMALL, [str(result.get("message", ""))])
     failed_checks = [_failed_check(r) for r in results if r.get("status") == "fail"]
     if failed_checks and not logs.texts:
-        logs.add_fact("preflight_failed", failed_checks)
+        logs.add_fact(Fact.PREFLIGHT_FAILED, failed_checks)
         logs.failed = True
 
 
@@ -215,7 +216,7 @@ def _unfinished_record(logs: LogSet, events: Path) -> None:
         return
     if b'"event": "run_started"' in head and b'"event": "run_finished"' not in tail:
         logs.failed = True
-        logs.add_fact("launcher_died", [
+        logs.add_fact(Fact.LAUNCHER_DIED, [
             "events.jsonl shows a run that started and never finished, and there is no "
             "summary.json: safelaunch and its reaper were killed (or the machine stopped)"])
 
@@ -223,7 +224,7 @@ def _unfinished_record(logs: LogSet, events: Path) -> None:
 def _lost_peer_fact(logs: LogSet) -> None:
     """The root-cause rank's own log says it lost a peer: it is a witness of a failure no
     rank here reported (another node's launcher or host went away)."""
-    if logs.root_rank is None or "remote_root" in logs.facts:
+    if logs.root_rank is None or Fact.REMOTE_ROOT in logs.facts:
         return
     own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
     text = own.text[-MAX_TAIL_CHARS:] if own is not None else ""
@@ -231,7 +232,7 @@ def _lost_peer_fact(logs: LogSet) -> None:
     if found is not None:
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.end())
-        logs.add_fact("root_lost_peer", [text[start:end if end >= 0 else None][:300]])
+        logs.add_fact(Fact.ROOT_LOST_PEER, [text[start:end if end >= 0 else None][:300]])
 
 
 def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
@@ -248,9 +249,9 @@ def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
 def _status_facts(logs: LogSet, summary: SummaryRecord) -> None:
     """The launcher died, or the job failed before any rank started."""
     if summary.status == RunStatus.LAUNCHER_DIED.value:
-        logs.add_fact("launcher_died", [summary.reason or ""])
+        logs.add_fact(Fact.LAUNCHER_DIED, [summary.reason or ""])
     elif logs.failed and not summary.ranks and summary.reason:
-        logs.add_fact("not_started", [summary.reason])
+        logs.add_fact(Fact.NOT_STARTED, [summary.reason])
 
 
 def _root_record_facts(logs: LogSet, root: RankRecord | None) -> None:
@@ -258,7 +259,7 @@ def _root_record_facts(logs: LogSet, root: RankRecord | None) -> None:
     if root is None or root.state == "stopped":  # stopped: safelaunch's own signal
         return
     logs.root_returncode = root.returncode
-    fact = {"oom": "oom_record", "not-oom": "sigkill_not_oom"}.get(str(root.sigkill))
+    fact = {"oom": Fact.OOM_RECORD, "not-oom": Fact.SIGKILL_NOT_OOM}.get(str(root.sigkill))
     if fact:
         logs.add_fact(fact, [root.sigkill_evidence])
 
@@ -270,17 +271,17 @@ def _remote_root_fact(logs: LogSet, summary: SummaryRecord) -> None:
         return
     logs.root_rank, logs.root_returncode = first.rank, first.returncode
     label = logs.root_signal or f"exit {first.returncode}"
-    logs.add_fact("remote_root", [
+    logs.add_fact(Fact.REMOTE_ROOT, [
         f"global rank {first.rank} on {first.host} failed first ({label}); its log is in "
         "that node's run directory"])
 
 
 def _hang_facts(logs: LogSet, findings: list[HangFinding]) -> None:
-    logs.add_fact("hang", [f.text for f in findings if f.kind != "no_progress"]
+    logs.add_fact(Fact.HANG, [f.text for f in findings if f.kind != "no_progress"]
                   or [f.text for f in findings])
     uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
     if uneven:
-        logs.add_fact("uneven_steps", uneven)
+        logs.add_fact(Fact.UNEVEN_STEPS, uneven)
     _collective_facts(logs, [(f.kind, f.text, f.ranks) for f in findings])
 
 
@@ -295,7 +296,7 @@ def _collective_facts(logs: LogSet,
         texts = [text for k, text, _ in findings if k == kind]
         ranks = sorted({r for k, _, named in findings if k == kind for r in named})
         if texts:
-            logs.add_fact(kind.value, texts, tuple(ranks))
+            logs.add_fact(Fact(kind.value), texts, tuple(ranks))
 
 
 def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None) -> None:
@@ -314,14 +315,14 @@ def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None
 def _exit_fact(logs: LogSet) -> None:
     code = logs.root_returncode
     if code is not None and code > 0:
-        logs.add_fact("exited_nonzero", [f"rank {logs.root_rank} exited with code {code}"
+        logs.add_fact(Fact.EXITED_NONZERO, [f"rank {logs.root_rank} exited with code {code}"
                                          if logs.root_rank is not None
                                          else f"exit code {code}"])
 
 
 TEXT_FACT_EVIDENCE = {
-    "sigkill_not_oom": "the summary says: no OOM record in the kernel log or the cgroup",
-    "oom_record": "the log quotes the kernel's or the cgroup's OOM record (an OOM kill)",
+    Fact.SIGKILL_NOT_OOM: "the summary says: no OOM record in the kernel log or the cgroup",
+    Fact.OOM_RECORD: "the log quotes the kernel's or the cgroup's OOM record (an OOM kill)",
 }
 """What a fact read from a pasted log rests on (``launchers.root_cause``)."""
 

@@ -1,0 +1,38 @@
+"""The rules file as the diagnosis loads it (``diagnose/kb.py``): facts are members of
+``Fact``, and a rules file that names anything else is refused in one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, load_rules, parse_rules
+from safelaunch.errors import ConfigError
+
+RULE = """
+- id: made-up
+  title: A made-up cause
+  facts: {facts}
+  explain: for the test
+  fixes: [none]
+"""
+
+
+def test_the_shipped_rules_name_facts_by_their_members():
+    named = {fact for rule in load_rules() for fact in (*rule.facts, *rule.unless)}
+    assert named and all(isinstance(fact, Fact) for fact in named)
+    assert named <= set(Fact)
+    assert Fact.HANG == "hang" and "hang" in {Fact.HANG} and str(Fact.GPU_WAIT) == "gpu_wait"
+    assert {fact.value for fact in Fact} == KNOWN_FACTS
+
+
+def test_facts_are_read_as_members_from_a_list_or_one_name():
+    assert parse_rules(RULE.format(facts="[hang, gpu_wait]"))[0].facts == [Fact.HANG,
+                                                                            Fact.GPU_WAIT]
+    assert parse_rules(RULE.format(facts="hang"))[0].facts == [Fact.HANG]
+
+
+@pytest.mark.parametrize("facts", ["[hang, hung]", "[Hang]", "nothing_known"])
+def test_an_unknown_fact_is_refused_in_one_line(facts):
+    with pytest.raises(ConfigError) as err:
+        parse_rules(RULE.format(facts=facts))
+    assert "unknown fact(s)" in err.value.message and "\n" not in err.value.message
