@@ -4,7 +4,9 @@ limit."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
+import io
 import json
 import os
 import shutil
@@ -18,11 +20,22 @@ from typing import ClassVar
 import pytest
 
 from conftest import safelaunch_cmd
-from safelaunch import onstart
+from safelaunch import cli, onstart
 
 pytestmark = pytest.mark.usefixtures("spawn")  # real processes
 
 HOSTILE = ["$(touch {pwned})", "`touch {pwned}`", "a'b\"c", "two words", "line\nbreak; touch {pwned}"]
+
+
+def _in_process(*argv: str) -> tuple[int, str, str]:
+    """``safelaunch ARGV`` through its own entry point (``cli.main``, the same one-line errors
+    and exit codes), in this process: writing a script starts nothing."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            pytest.raises(SystemExit) as ended:
+        cli.main(list(argv))
+    code = ended.value.code
+    return code if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
 
 
 def _generate(tmp_path: Path, *args: str) -> Path:
@@ -93,14 +106,13 @@ def test_hostile_input_stays_inert(tmp_path):
                    "--safelaunch-spec", "--run-option", "--nproc"):
         for value in values:
             extra = [] if option == "--git-url" else ["--git-url", "https://x/r.git"]
-            text = subprocess.run(safelaunch_cmd("onstart", *extra, option, value, "t.py"),
-                                  capture_output=True, text=True)
-            if text.returncode == 2:
-                assert text.stdout == "" and text.stderr.count("\n") == 1, text.stderr
+            code, stdout, stderr = _in_process("onstart", *extra, option, value, "t.py")
+            if code == 2:
+                assert stdout == "" and stderr.count("\n") == 1, stderr
                 continue
-            assert text.returncode == 0, text.stderr
+            assert code == 0, stderr
             path = tmp_path / "h.sh"
-            path.write_text(text.stdout)
+            path.write_text(stdout)
             _lint(path)
     assert not pwned.exists()
 
