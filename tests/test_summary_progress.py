@@ -43,8 +43,13 @@ def test_a_ddp_job_is_not_called_solo_and_shows_progress_early(run_safelaunch):
 def test_failed_rank_records_how_far_it_got(run_safelaunch):
     run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test",
                          str(FIXTURES / "user_error.py"), "collective")
-    assert run.returncode == 1
-    for rank in run.summary()["ranks"]:
+    summary = run.summary()
+    # both ranks raise TypeError at once; the first to end may abort in gloo's teardown on
+    # its way out (1 run in 10): then the exit is 134 and the diagnosis still names the error
+    first = summary["diagnosis"]["findings"][0]
+    assert run.returncode == 1 or (run.returncode == 134 and first["id"] == "python-exception")
+    assert first["evidence"][0]["text"].startswith("TypeError"), first
+    for rank in summary["ranks"]:
         progress = rank["progress"]
         assert progress["process_group"] == "joined"
         assert progress["last_collective"] == "all_reduce"

@@ -38,6 +38,7 @@ class Fact(str, Enum):
     REMOTE_ROOT = "remote_root"
     ROOT_LOST_PEER = "root_lost_peer"
     LAUNCHER_DIED = "launcher_died"
+    ROOT_RAISED = "root_raised"
 
     __hash__ = str.__hash__  # a plain "hang" finds its member in a set
 

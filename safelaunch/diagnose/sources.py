@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from safelaunch.diagnose import launchers
+from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Fact
 from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
@@ -130,6 +130,7 @@ def from_run_dir(run_dir: Path, run_id: str | None = None,
     _preflight_facts(logs, _json(run_dir / "preflight.json"))
     _exit_fact(logs)
     _lost_peer_fact(logs)
+    _raised_then_aborted_fact(logs)
     return logs
 
 
@@ -233,6 +234,31 @@ def _lost_peer_fact(logs: LogSet) -> None:
         start = text.rfind("\n", 0, found.start()) + 1
         end = text.find("\n", found.end())
         logs.add_fact(Fact.ROOT_LOST_PEER, [text[start:end if end >= 0 else None][:300]])
+
+
+ABORT_LINE = re.compile(r"^[^\n]{0,40}?terminate called (?:without an active exception|after "
+                        r"throwing an instance of)", re.MULTILINE)
+RAISED_BEFORE_ABORT_LINES = 8
+"""At most this many lines from the exception line to the abort: nothing ran in between."""
+
+
+def _raised_then_aborted_fact(logs: LogSet) -> None:
+    """The root-cause rank raised a Python exception and aborted on its way out (gloo's
+    threads torn down with the process group alive, a C++ exception at exit): the exception
+    is the cause, the abort (SIGABRT, exit 134) its echo.  Seen for real when both ranks of a
+    gloo job raise at once: either may abort in the teardown, depending on which exits first."""
+    if logs.root_signal != "SIGABRT" or logs.root_rank is None:
+        return
+    own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
+    text = own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+    abort = ABORT_LINE.search(text)
+    if own is None or abort is None:
+        return
+    raised = tracebacks.find(text[:abort.start()], own.labels)
+    if raised and text.count("\n", raised[-1].offset, abort.start()) <= RAISED_BEFORE_ABORT_LINES:
+        logs.add_fact(Fact.ROOT_RAISED, [f"rank {logs.root_rank} raised "
+                                         f"{raised[-1].exception[:200]}, then aborted on its "
+                                         "way out"])
 
 
 def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
