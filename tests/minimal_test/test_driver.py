@@ -11,11 +11,15 @@ def _ok(step: str, seconds: float = 0.0123) -> dict[str, Any]:
     return {"step": step, "status": "passed", "seconds": seconds}
 
 
+def _row(size: int, seconds: float, algbw: float, busbw: float, wrong: int = 0
+         ) -> dict[str, Any]:
+    """One size of the bandwidth sweep, as a rank reports it."""
+    return {"bytes": size, "seconds": seconds, "algbw_gbps": algbw, "busbw_gbps": busbw,
+            "wrong": wrong}
+
+
 def test_the_report_shows_steps_by_rank_bandwidth_and_remedies():
-    sweep = [{"bytes": 1024, "seconds": 0.0001, "algbw_gbps": 0.01, "busbw_gbps": 0.01,
-              "wrong": 0},
-             {"bytes": 4 << 20, "seconds": 0.002, "algbw_gbps": 2.1, "busbw_gbps": 2.1,
-              "wrong": 1}]
+    sweep = [_row(1024, 0.0001, 0.01, 0.01), _row(4 << 20, 0.002, 2.1, 2.1, wrong=1)]
     rank0 = {"rank": 0, "steps": [
         _ok("environment"), _ok("init_process_group"),
         {"step": "bandwidth", "status": "passed", "seconds": 1.5, "detail": sweep},
@@ -53,10 +57,7 @@ def test_a_test_whose_ranks_never_reported_is_one_line():
 
 def test_one_rank_says_its_bus_bandwidth_means_nothing():
     # Rows as an H200 measured them with --nproc 1 (tests/fixtures/gpu/real/README.md).
-    sweep = [{"bytes": 1024, "seconds": 0.00005, "algbw_gbps": 0.022, "busbw_gbps": 0.0,
-              "wrong": 0},
-             {"bytes": 64 << 20, "seconds": 0.00003, "algbw_gbps": 1992.603, "busbw_gbps": 0.0,
-              "wrong": 0}]
+    sweep = [_row(1024, 0.00005, 0.022, 0.0), _row(64 << 20, 0.00003, 1992.603, 0.0)]
     rank0 = {"rank": 0, "steps": [
         _ok("environment"), {"step": "bandwidth", "status": "passed", "seconds": 0.073,
                              "detail": sweep}]}
