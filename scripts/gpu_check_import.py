@@ -30,7 +30,7 @@ WORK = re.compile(r"/tmp/gpu-check-[A-Za-z0-9_]+|/tmp/gc\b")
 
 
 def clean_text(text: str, repo: str) -> str:
-    return WORK.sub("/tmp/gpu-check", text.replace(repo, "/repo"))
+    return WORK.sub("/tmp/gpu-check", text.replace(repo, "/repo") if repo else text)
 
 
 def clean_object(value: Any, repo: str, depth: int = 0) -> Any:
@@ -65,7 +65,7 @@ def guess_repo(archive: tarfile.TarFile) -> str:
             found = re.search(r"(/\S+?)/(?:tests/fixtures/gpu|examples)/", text)
             if found:
                 return found.group(1)
-    return "/work/main"
+    return ""  # not found: no checkout path to replace
 
 
 def main() -> None:
