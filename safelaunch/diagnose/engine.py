@@ -351,9 +351,10 @@ class _Quoting:
         if by_exit:
             preferred = self._exit_reports()
         self.quoted.update((e.file, e.line) for e in preferred[:MAX_EVIDENCE])
-        rank = self.root if by_exit or not preferred else preferred[0].rank
         if rule.facts:
             rank = self._fact_rank(rule)
+        else:
+            rank = self.root if by_exit or not preferred else preferred[0].rank
         finding = Finding(rule.id, rule.title, rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE])
         finding.evidence += self._fact_evidence(rule)

@@ -222,13 +222,18 @@ def _unfinished_record(logs: LogSet, events: Path) -> None:
             "summary.json: safelaunch and its reaper were killed (or the machine stopped)"])
 
 
+def _root_tail(logs: LogSet) -> tuple[LogText | None, str]:
+    """The root-cause rank's own log and its last ``MAX_TAIL_CHARS`` ("" without one)."""
+    own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
+    return own, own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+
+
 def _lost_peer_fact(logs: LogSet) -> None:
     """The root-cause rank's own log says it lost a peer: it is a witness of a failure no
     rank here reported (another node's launcher or host went away)."""
     if logs.root_rank is None or Fact.REMOTE_ROOT in logs.facts:
         return
-    own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
-    text = own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+    _, text = _root_tail(logs)
     found = PEER_GONE.search(text)
     if found is not None:
         start = text.rfind("\n", 0, found.start()) + 1
@@ -249,8 +254,7 @@ def _raised_then_aborted_fact(logs: LogSet) -> None:
     gloo job raise at once: either may abort in the teardown, depending on which exits first."""
     if logs.root_signal != "SIGABRT" or logs.root_rank is None:
         return
-    own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
-    text = own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+    own, text = _root_tail(logs)
     abort = ABORT_LINE.search(text)
     if own is None or abort is None:
         return
@@ -308,15 +312,15 @@ def _hang_facts(logs: LogSet, findings: list[HangFinding]) -> None:
     uneven = [f.text for f in findings if f.kind in UNEVEN_KINDS]
     if uneven:
         logs.add_fact(Fact.UNEVEN_STEPS, uneven)
-    _collective_facts(logs, [(f.kind, f.text, f.ranks) for f in findings])
+    _naming_facts(logs, [(f.kind, f.text, f.ranks) for f in findings])
 
 
-COLLECTIVE_FACTS = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERED)
-NAMING_FACTS = (*COLLECTIVE_FACTS, FindingKind.GPU_WAIT)
+NAMING_FACTS = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERED,
+                FindingKind.GPU_WAIT)
 """Hang findings that are facts of their own, with the ranks they name."""
 
 
-def _collective_facts(logs: LogSet,
+def _naming_facts(logs: LogSet,
                       findings: list[tuple[str, str, Sequence[int]]]) -> None:
     for kind in NAMING_FACTS:
         texts = [text for k, text, _ in findings if k == kind]
@@ -334,7 +338,7 @@ def _flight_recorder(logs: LogSet, run_dir: Path, summary: dict[str, Any] | None
         dumps = read_dumps(run_dir / name)
         if dumps:
             report = analyze_dumps(dumps, {})
-            _collective_facts(logs, [(f.kind, f.text, f.ranks) for f in report.findings])
+            _naming_facts(logs, [(f.kind, f.text, f.ranks) for f in report.findings])
             return
 
 
