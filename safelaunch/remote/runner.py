@@ -203,8 +203,8 @@ class RemoteSession:
             if launch.detach:
                 notice(f"detached; reattach with: {job.attach_hint(run_id)}")
                 return RemoteOutcome(0, False, run_id)
-            notice("Ctrl-C stops the remote job; closing the terminal leaves it running")
-            return self._see_through(agent, run_id, run_dir, 0)
+            return self._see_through(agent, run_id, run_dir, 0, announce=(
+                "Ctrl-C stops the remote job; closing the terminal leaves it running"))
         finally:
             conn.close()
 
@@ -315,12 +315,12 @@ class RemoteSession:
         return executable
 
     def _see_through(self, agent: Agent, run_id: str, run_dir: str,
-                     offset: int) -> RemoteOutcome:
+                     offset: int, announce: str | None = None) -> RemoteOutcome:
         job = self.job
         follower = Follower(agent, job.ctl(run_id), self.console, self.connect,
                             job.reconnect_timeout, job.attach_hint(run_id), offset=offset)
         try:
-            end, override = self._follow(follower, run_id)
+            end, override = self._follow(follower, run_id, announce)
             if end is None:
                 return RemoteOutcome(override or 0, False, run_id)
             local = self.fetch(follower, run_id, run_dir)
@@ -336,11 +336,16 @@ class RemoteSession:
                             + (f"; its run directory is in {local}" if local else ""))
         return RemoteOutcome(override if override is not None else code, True, run_id, local)
 
-    def _follow(self, follower: Follower, run_id: str) -> tuple[dict[str, Any] | None,
-                                                                 int | None]:
+    def _follow(self, follower: Follower, run_id: str, announce: str | None = None
+                ) -> tuple[dict[str, Any] | None, int | None]:
+        """Follow to the end; ``announce`` is said once the signals are handled, so a
+        SIGHUP or Ctrl-C right after it does what it says (seen: a SIGHUP sent on the
+        announcement, before the handlers, killed the command with no exit code of its own)."""
         notice = self.console.notice
         with _signals_raise():
             try:
+                if announce:
+                    notice(announce)
                 return follower.run(), None
             except KeyboardInterrupt:
                 code = 130
