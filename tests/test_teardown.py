@@ -126,6 +126,9 @@ def test_sigkill_of_safelaunch_and_its_reaper_together_leaves_no_orphan(tmp_path
         pids = _wait_for_pids(pid_dir, WORKER_TREE)
         reaper = next(p for p in psutil.Process(proc.pid).children()
                       if "safelaunch.supervisor.reaper" in " ".join(p.cmdline()))
+        # stopped first, so that safelaunch cannot start a new reaper between the two kills
+        # (it does, for a reaper that dies alone: once seen in a run under load)
+        os.kill(proc.pid, signal.SIGSTOP)
         reaper.kill()
         proc.kill()
         proc.wait()
@@ -228,6 +231,9 @@ def test_a_setsid_daemon_of_a_rank_dies_with_launcher_and_reaper(tmp_path):
         assert os.getsid(daemon) == daemon  # a session of its own
         reaper = next(p for p in psutil.Process(proc.pid).children()
                       if "safelaunch.supervisor.reaper" in " ".join(p.cmdline()))
+        # stopped first, so that safelaunch cannot start a new reaper between the two kills
+        # (it does, for a reaper that dies alone: once seen in a run under load)
+        os.kill(proc.pid, signal.SIGSTOP)
         reaper.kill()
         proc.kill()
         proc.wait()

@@ -57,6 +57,9 @@ class Failure:
     host: str
     node: str
     """Which safelaunch process claimed it (host:pid)."""
+    cause: bool = False
+    """A death that is never a lost peer's consequence (``CLAIM_AT_ONCE``): it replaces
+    another node's claim that is not, whenever it reaches the store."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -69,7 +72,8 @@ class Failure:
             rank, code = data["rank"], data["returncode"]
             if not (isinstance(rank, int) and isinstance(code, int)):
                 return None
-            return cls(rank, code, str(data["host"])[:200], str(data["node"])[:200])
+            return cls(rank, code, str(data["host"])[:200], str(data["node"])[:200],
+                       data.get("cause") is True and code in CLAIM_AT_ONCE)
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None
 
@@ -93,8 +97,12 @@ class JobView:
     def __init__(self, address: tuple[str, int], job_key: str,
                  notice: Callable[[str], None],
                  on_remote_failure: Callable[[Failure], None],
-                 on_remote_hang: Callable[[str], None] = lambda host: None) -> None:
+                 on_remote_hang: Callable[[str], None] = lambda host: None,
+                 min_nodes: int = 1) -> None:
         self.address = address
+        self._min_nodes = max(1, min(min_nodes, 256))
+        """How many nodes the job has at least: a node whose claim must be read by the others
+        waits for that many to have joined the view, not only for those that did."""
         self.node = f"{socket.gethostname()}:{os.getpid()}"
         self.host = socket.gethostname()
         self._job_key = job_key.replace("/", "_")[:200]
@@ -109,6 +117,13 @@ class JobView:
         self._pending: threading.Thread | None = None
         """A claim waiting out ``CLAIM_GRACE_S``."""
         self._reported_remote = False
+        self._acked: str | None = None
+        """The claim this node last acknowledged (``_claim_id``)."""
+        self._final = False
+        """The stored claim is a cause, acknowledged and followed: nothing can replace it
+        any more."""
+        self._unpublished: Failure | None = None
+        """A claim made before the store was reached: published as soon as it is."""
         self._lost = False
         self._lingered = False
         self._progress: Callable[[], dict[str, Any]] = dict
@@ -128,7 +143,10 @@ class JobView:
         with self._lock:
             self._attempt = attempt
             self._first = None
+            self._unpublished = None
             self._reported_remote = False
+            self._acked = None
+            self._final = False
             self._hang_seen = False
             self._lingered = False
         self._wake.set()
@@ -164,26 +182,45 @@ class JobView:
             pending.join(timeout=CLAIM_GRACE_S + OP_TIMEOUT_S + 1)
 
     def claim_failure(self, rank: int, returncode: int) -> Failure:
-        """Claim the attempt's first failure; the winner (ours or an earlier one elsewhere)."""
-        mine = Failure(rank, returncode, self.host, self.node)
+        """Claim the attempt's first failure; the winner (ours or an earlier one elsewhere).
+
+        ``compare_set`` settles two claims by arrival alone, so a claim that is a cause
+        (``Failure.cause``) replaces another node's claim that is not, whenever it arrives:
+        a peer's lost connection can reach the store before the death that caused it (the
+        dead rank's node was slower to see it, or had not reached the store yet)."""
+        mine = Failure(rank, returncode, self.host, self.node, returncode in CLAIM_AT_ONCE)
         with self._lock:
-            if self._first is not None:
+            if self._first is not None and not _replaces(mine, self._first):
                 return self._first
             if self._store is None or self._attempt is None:
                 self._first = mine
+                self._unpublished = None if self._lost else mine
                 return mine
             if self._get(self._key("hang_detected")) is not None:
                 return mine  # ranks failing while a hang is being stopped are not its cause
-            raw = self._op(lambda s: s.compare_set(self._key("first_failure"), "",
-                                                   json.dumps(mine.to_json())))
-        winner = Failure.parse(raw) if isinstance(raw, bytes) else None
-        with self._lock:
-            self._first = winner or mine
+            self._first = self._publish_claim(mine)
             return self._first
 
+    def _publish_claim(self, mine: Failure) -> Failure:
+        """Write ``mine`` as the attempt's first failure unless an earlier claim stands
+        (the lock held); the claim that stands."""
+        key = self._key("first_failure")
+        raw = self._op(lambda s: s.compare_set(key, "", json.dumps(mine.to_json())))
+        winner = Failure.parse(raw) if isinstance(raw, bytes) else None
+        if winner is not None and _replaces(mine, winner):
+            raw = self._op(lambda s: s.compare_set(key, raw, json.dumps(mine.to_json())))
+            winner = Failure.parse(raw) if isinstance(raw, bytes) else None
+        return winner or mine
+
     def first_failure(self) -> Failure | None:
+        """The attempt's first failure; one that may be a consequence is read from the store
+        once more, since another node's cause can replace it there until the end."""
         self._settle()
         with self._lock:
+            if self._first is not None and not self._first.cause and self._attempt is not None:
+                stored = self._read_claim()
+                if stored is not None and _replaces(stored, self._first):
+                    self._take(stored)
             return self._first
 
     def is_remote(self, failure: Failure) -> bool:
@@ -230,16 +267,30 @@ class JobView:
         if self._lingered or self._lost or not (claimed or self._hang_seen):
             return
         self._lingered = True
-        # after a hang: until every node has gathered the others' verdicts
-        what = "ack" if claimed else "hang_done"
         deadline = time.monotonic() + LINGER_S
         while time.monotonic() < deadline and not self._lost:
-            others = [n for n in self._nodes() if n != self.node]
-            with self._lock:
-                acked = [n for n in others if self._get(self._key(f"{what}/{n}")) is not None]
-            if len(acked) >= len(others):
+            if self._read_by_all(claimed):
                 break
             time.sleep(0.1)
+
+    def _read_by_all(self, claimed: bool) -> bool:
+        """Whether every other node read this node's claim (or, after a hang, gathered the
+        nodes' verdicts); true too once another node's cause has replaced the claim."""
+        claim = self.first_failure() if claimed else None
+        if claimed and (claim is None or claim.node != self.node):
+            return True
+        others = [n for n in self._nodes() if n != self.node]
+        with self._lock:
+            acked = [n for n in others if self._acknowledged(n, claim)]
+        return len(acked) >= max(len(others), self._min_nodes - 1)
+
+    def _acknowledged(self, node: str, claim: Failure | None) -> bool:
+        """Whether ``node`` read ``claim`` (gathered the hang verdicts when None); the lock
+        held."""
+        if claim is None:
+            return self._get(self._key(f"hang_done/{node}")) is not None
+        raw = self._get(self._key(f"ack/{node}"))
+        return isinstance(raw, bytes) and raw.decode("utf-8", "replace") == _claim_id(claim)
 
     def stop(self) -> None:
         """Stop following the job (after ``await_acks``)."""
@@ -257,11 +308,13 @@ class JobView:
             return
         last_publish = 0.0
         registered = self._attempt
+        self._publish_unpublished()
         while not self._stopping.is_set() and not self._lost:
             if self._attempt != registered:  # a restart: join the new attempt's view
                 with self._lock:
                     self._register()
                 registered = self._attempt
+                self._publish_unpublished()
             now = time.monotonic()
             if now - last_publish >= PUBLISH_S:
                 self._publish()
@@ -313,26 +366,46 @@ class JobView:
             self._hang_seen = True
         self._on_remote_hang(raw[:200].decode("utf-8", "replace"))
 
-    def _poll_failure(self) -> None:
+    def _publish_unpublished(self) -> None:
         with self._lock:
-            if self._reported_remote or self._attempt is None:
+            mine, self._unpublished = self._unpublished, None
+            if mine is None or self._store is None or self._attempt is None:
                 return
-            key = self._key("first_failure")
-            present = self._op(lambda s: s.check([key]))
-            raw = self._op(lambda s: s.get(key)) if present is True else None
-        failure = Failure.parse(raw) if isinstance(raw, bytes) else None
-        if failure is None:
-            return
+            if self._first is mine:
+                self._first = self._publish_claim(mine)
+
+    def _poll_failure(self) -> None:
+        """Read the attempt's claim: acknowledge it, take another node's as this node's
+        first failure, and keep reading while it may still be replaced by a cause."""
         with self._lock:
-            if self._first is None:
-                self._first = failure
-            self._reported_remote = True
-            remote = self.is_remote(self._first)
-            first = self._first
-            ack_key = self._key(f"ack/{self.node}")
-            self._op(lambda s: s.set(ack_key, "1"))
-        if remote:
+            if self._attempt is None or self._final:
+                return
+            stored = self._read_claim()
+            if stored is None:
+                return
+            first = self._take(stored)
+            report = self.is_remote(first) and not self._reported_remote
+            self._reported_remote = self._reported_remote or report
+            self._final = stored.cause
+        if report:
             self._on_remote_failure(first)
+
+    def _take(self, stored: Failure) -> Failure:
+        """The claim read from the store becomes this node's first failure unless this node
+        knows an earlier one that stands, and is acknowledged (the lock held); the first
+        failure."""
+        first = self._first
+        if first is None or _replaces(stored, first):
+            self._first = first = stored
+        if self._acked != _claim_id(stored):
+            self._op(lambda s: s.set(self._key(f"ack/{self.node}"), _claim_id(stored)))
+            self._acked = _claim_id(stored)
+        return first
+
+    def _read_claim(self) -> Failure | None:
+        """The claim in the store (the lock held)."""
+        raw = self._get(self._key("first_failure"))
+        return Failure.parse(raw) if isinstance(raw, bytes) else None
 
     # -- store access --------------------------------------------------------------------------
 
@@ -388,3 +461,14 @@ class JobView:
         text = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
         self._notice(f"the job's shared view (the rendezvous store at {host}:{port}) is "
                      f"unreachable ({text}); this node decides alone")
+
+
+def _replaces(claim: Failure, standing: Failure) -> bool:
+    """Whether ``claim``, a cause, takes the place of another node's ``standing`` claim that
+    may be a consequence of it."""
+    return claim.cause and not standing.cause and claim.node != standing.node
+
+
+def _claim_id(claim: Failure) -> str:
+    """What a node writes to acknowledge a claim: which node claimed which rank."""
+    return f"{claim.node}|{claim.rank}|{claim.returncode}"

@@ -204,7 +204,8 @@ def _supervise(prep: Prepared, console: Console, extra_env: dict[str, str],
                if plan.config.max_nodes > 1 else None)
     if address is not None:
         sup.jobview = JobView(address, prep.launch_config.run_id, console.notice,
-                              sup.on_remote_failure, sup.on_remote_hang)
+                              sup.on_remote_failure, sup.on_remote_hang,
+                              min_nodes=plan.config.min_nodes)
         sup.jobview.start(sup.progress_record)
     if plan.config.max_nodes > 1:
         lc = prep.launch_config

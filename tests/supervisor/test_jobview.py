@@ -23,7 +23,7 @@ def test_a_death_that_is_a_cause_is_claimed_at_once(sig):
     view = _view()
     view.claim_failure_soon(2, -int(sig))
     assert view._pending is None
-    assert view.first_failure() == Failure(2, -int(sig), view.host, view.node)
+    assert view.first_failure() == Failure(2, -int(sig), view.host, view.node, cause=True)
 
 
 @pytest.mark.parametrize("returncode", [1, 3, -int(signal.SIGABRT), -int(signal.SIGTERM)])
@@ -62,3 +62,116 @@ def test_the_exit_watcher_is_not_held_by_the_grace(monkeypatch):
     view._lost = True  # a view that lost its store stops waiting
     view._pending.join(timeout=10)
     assert view.first_failure() == Failure(1, 1, view.host, view.node)
+
+
+# -- two nodes' views through a real store ------------------------------------------------------
+
+
+@pytest.fixture
+def store_address():
+    """A real c10d TCPStore in this process, as torch's rendezvous hosts it."""
+    import socket
+    from datetime import timedelta
+
+    import torch.distributed as dist
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    store = dist.TCPStore("127.0.0.1", port, is_master=True, wait_for_workers=False,
+                          timeout=timedelta(seconds=10))
+    yield ("127.0.0.1", port)
+    del store
+
+
+def _node(address, name: str, remote: list[Failure] | None = None) -> JobView:
+    view = JobView(address, "job", notice=lambda _: None,
+                   on_remote_failure=(remote.append if remote is not None else lambda _: None),
+                   min_nodes=2)
+    view.node, view.host = f"{name}:1", name
+    return view
+
+
+def _connected(view: JobView) -> JobView:
+    view.start(dict)
+    view.attempt_started(0)
+    for _ in range(200):
+        if view._store is not None:
+            return view
+        threading.Event().wait(0.05)
+    raise AssertionError("the view never reached the store")
+
+
+def _until(check, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if check():
+            return
+        threading.Event().wait(0.05)
+    raise AssertionError("never happened")
+
+
+def test_a_cause_replaces_another_nodes_earlier_claim_of_a_lost_peer(store_address):
+    remote_a: list[Failure] = []
+    a, b = _connected(_node(store_address, "a", remote_a)), _connected(_node(store_address, "b"))
+    try:
+        lost_peer = a.claim_failure(0, 1)  # "Connection closed by peer" reached the store first
+        assert lost_peer == Failure(0, 1, "a", "a:1")
+        killed = b.claim_failure(2, -int(signal.SIGKILL))
+        assert killed == Failure(2, -9, "b", "b:1", cause=True)
+        assert b.first_failure() == killed
+        assert a.first_failure() == killed  # read again from the store at the end
+        _until(lambda: remote_a == [killed])  # and followed while the job runs
+        # a later claim of a lost peer, or of a second cause, changes nothing any more
+        assert a.claim_failure(1, -int(signal.SIGSEGV)) == killed
+        assert b.claim_failure(3, 1) == killed
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_tentative_claim_does_not_replace_a_standing_one(store_address):
+    a, b = _connected(_node(store_address, "a")), _connected(_node(store_address, "b"))
+    try:
+        first = a.claim_failure(0, 3)
+        assert b.claim_failure(2, -int(signal.SIGABRT)) == first
+        assert b.first_failure() == first and a.first_failure() == first
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_claim_made_before_the_store_was_reached_is_published_when_it_is(store_address):
+    a = _connected(_node(store_address, "a"))
+    late = _node(store_address, "b")
+    try:
+        a.claim_failure(0, 1)
+        # node b saw its rank die before its view had reached the store
+        late.attempt_started(0)
+        killed = late.claim_failure(2, -int(signal.SIGKILL))
+        assert late._unpublished == killed and late._store is None
+        late.start(dict)
+        _until(lambda: a.first_failure() == killed)
+        assert late.first_failure() == killed
+    finally:
+        a.stop()
+        late.stop()
+
+
+def test_the_claimant_waits_for_the_other_node_to_read_its_claim(store_address):
+    a, b = _connected(_node(store_address, "a")), _connected(_node(store_address, "b"))
+    try:
+        claim = a.claim_failure(0, -int(signal.SIGKILL))
+        a.await_acks()  # returns once b has read this very claim
+        raw = a._store.get(a._key("ack/b:1"))
+        assert raw.decode() == "a:1|0|-9"
+        assert b.first_failure() == claim
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_record_that_claims_to_be_a_cause_must_carry_a_causes_exit():
+    raw = b'{"rank": 1, "returncode": 1, "host": "h", "node": "h:1", "cause": true}'
+    assert Failure.parse(raw) == Failure(1, 1, "h", "h:1", cause=False)
+    raw = b'{"rank": 1, "returncode": -9, "host": "h", "node": "h:1", "cause": 1}'
+    assert Failure.parse(raw) == Failure(1, -9, "h", "h:1", cause=False)
