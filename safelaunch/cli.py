@@ -30,6 +30,7 @@ from safelaunch.config import (
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
 from safelaunch.option_types import Count, NprocType, Seconds
+from safelaunch.plan import build_plan, check_entrypoint
 from safelaunch.terminal import printable
 from safelaunch.torch_support import require_supported_torch
 
@@ -83,16 +84,17 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
 
     Everything after SCRIPT is passed to the script untouched.
     """
+    opts["grace_period"] = resolve_grace_period(opts["grace_period"], opts["shutdown_timeout"],
+                                                os.environ)
+    # the values' own checks first: a usage error is said at once, not after torch's import
+    run_config = RunConfig(script=script, script_args=tuple(script_args),
+                           config_file=ctx.meta.get("safelaunch.config_file"), **opts)
+    check_entrypoint(run_config, Path.cwd())
     require_supported_torch()  # before anything that imports torch's engine
     from safelaunch.pipeline import run_job
-    from safelaunch.plan import build_plan
     from safelaunch.report import render_summary
     from safelaunch.supervisor.engine import single_node_store
 
-    opts["grace_period"] = resolve_grace_period(opts["grace_period"], opts["shutdown_timeout"],
-                                                os.environ)
-    run_config = RunConfig(script=script, script_args=tuple(script_args),
-                           config_file=ctx.meta.get("safelaunch.config_file"), **opts)
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
                       short_id=secrets.token_hex(3), cwd=Path.cwd(),
                       single_node_store=single_node_store())
