@@ -142,10 +142,12 @@ def test_ranks_that_fail_on_their_own_are_not_called_stopped(run_safelaunch, tmp
     # Both ranks hit the same error at the same moment; torch's agent (polling every 10 s)
     # notices long after both exited, so safelaunch never signalled either of them.
     script = tmp_path / "both_fail.py"
-    script.write_text(
-        "import os, time\n"
-        f"deadline = {time.time() + 15:.3f}\n"
-        "time.sleep(max(0.0, deadline - time.time()))\n"
+    script.write_text(  # the ranks meet at a barrier of files, then raise together
+        "import os, pathlib, time\n"
+        f"here = pathlib.Path({str(tmp_path)!r})\n"
+        "(here / ('ready' + os.environ['RANK'])).touch()\n"
+        "while not ((here / 'ready0').exists() and (here / 'ready1').exists()):\n"
+        "    time.sleep(0.005)\n"
         "raise RuntimeError('same error on rank ' + os.environ['RANK'])\n")
     run = run_safelaunch("run", "--no-preflight", "--no-minimal-test", "--nproc", "2",
                          "--monitor-interval", "10", str(script), timeout=120)
