@@ -283,6 +283,46 @@ CASES: dict[str, tuple[str, str]] = {
         "83] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate "
         "3221225472 bytes. Error code 12 (Cannot allocate memory)\n",
         "host memory: 240 GiB free, DataLoader workers 8\n"),
+    "node-preempted": (
+        "2025-03-02 04:11:09 start-worker: GCP Metadata Service says termination is imminent\n"
+        "[rank3]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Read "
+        "error [10.0.0.7]:3142: Connection reset by peer\n",
+        "instance is not preemptible (provisioning model: STANDARD)\n"),
+    "cuda-fork-after-init": (
+        TRACE + "    for batch in loader:\nRuntimeError: Caught RuntimeError in DataLoader worker "
+        "process 0.\nRuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA "
+        "with multiprocessing, you must use the 'spawn' start method\n",
+        "multiprocessing start method: spawn (CUDA initialised in the parent)\n"),
+    "nccl-version-mismatch": (
+        "node-2:4827:6900 [4] bootstrap.cc:77 NCCL WARN Message truncated : received 256 bytes "
+        "instead of 4\nnode-2:4827:6900 [4] NCCL INFO bootstrap.cc:432 -> 3\n",
+        "node-2:4827:6900 [4] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n"),
+    "bf16-unsupported": (
+        TRACE + "    with torch.autocast('cuda', dtype=torch.bfloat16):\n  File \"/usr/lib/"
+        "python3.10/site-packages/torch/amp/autocast_mode.py\", line 306, in __init__\n"
+        "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to "
+        "float16.\n",
+        "bf16 supported: True, using torch.bfloat16 for autocast\n"),
+    "too-many-peers": (
+        TRACE + "    torch.cuda.set_device(local_rank)\nRuntimeError: CUDA error: peer mapping "
+        "resources exhausted\n",
+        "peer mappings: 7 of 8 in use\n"),
+    "collective-non-contiguous": (
+        TRACE + "    dist.all_gather(gathered, weight.t())\n  File \"/usr/lib/python3.10/site-"
+        "packages/torch/distributed/distributed_c10d.py\", line 3036, in all_gather\n"
+        "    work = default_pg.allgather([tensor_list], [tensor])\n"
+        "ValueError: Tensors must be contiguous\n",
+        "gathered 8 contiguous tensors of shape [1024, 512]\n"),
+    "gloo-socket-ifname": (
+        TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [enforce fail at "
+        "../third_party/gloo/gloo/transport/tcp/device.cc:84] ifa != nullptr. Unable to find "
+        "address for: ^lo\n",
+        "GLOO_SOCKET_IFNAME=eth0: found address 10.0.0.4 for eth0\n"),
+    "mkl-threading-layer": (
+        "Error: mkl-service + Intel(R) MKL: MKL_THREADING_LAYER=INTEL is incompatible with "
+        "libgomp.so.1 library.\n\tTry to import numpy first or set the threading layer "
+        "accordingly. Set MKL_SERVICE_FORCE_INTEL to force it.\n",
+        "MKL_THREADING_LAYER=GNU set; numpy 1.26 imported first\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
@@ -548,6 +588,26 @@ def test_nccl_socket_connect_failure_is_the_network():
     near = "node-2:811:902 [0] NCCL INFO socketStartConnect: Connect to 10.1.2.7<43117> ok\n"
     assert not diagnose(from_text(near, "case.log")).findings
 
+
+
+def test_older_nccls_warnings_without_their_name_are_read():
+    """NCCL before 2.4 wrote ``file:line WARN`` without "NCCL" before WARN."""
+    text = "include/socket.h:344 WARN Socket creation failed : Address family not supported\n"
+    assert diagnose(from_text(text, "case.log")).findings[0].id == "nccl-network"
+    near = "include/socket.h:344 INFO Socket created on interface eth0\n"
+    assert not diagnose(from_text(near, "case.log")).findings
+
+
+def test_a_failed_pytest_tests_exception_is_a_failure():
+    """pytest marks the lines of a failed test's exception with ``E`` and spaces."""
+    text = ("    def test_widget():\n>       frobnicate(widget)\n"
+            "E       WidgetError: widget 7 is frobnicated\n\ntests/test_widget.py:12: "
+            "WidgetError\n")
+    result = diagnose(from_text(text, "pytest.log"))
+    assert result.findings[0].id == "failure-shown", result
+    evidence = result.findings[0].evidence[0]
+    assert (evidence.line, evidence.text) == (3, "WidgetError: widget 7 is frobnicated")
+    assert diagnose(from_text("E    0.25 loss after 3 epochs\n", "x.log")).status == "no_failure"
 
 # Slurm cancels a step whose cgroup OOM-killed a task: the cancellation is Slurm's reaction,
 # the OOM kill (quoted by slurmstepd) is the cause.  A cancellation alone stays a cancellation.

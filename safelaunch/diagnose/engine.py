@@ -89,19 +89,54 @@ def _evidence(log: LogText, start: int, text: str | None = None) -> Evidence:
                     quoted=text is None and line[:1].isspace())
 
 
-def _search(rule: Rule, log: LogText, lowered: dict[int, str]) -> list[Evidence]:
+SHAPES_FROM = 1 << 20
+"""A log of at least this many characters is also read as its distinct line shapes."""
+DIGITS = str.maketrans("123456789", "000000000")
+
+
+class _Views:
+    """What is derived from a reading of a log, once and only when asked: its lower-case
+    text, and its distinct line shapes (every digit a 0).  A keyword whose shape is in no line
+    shape is in no line: a long log of progress lines is a few hundred characters of shapes,
+    so each of the rules' keywords is looked for there, not in every megabyte of the log."""
+
+    def __init__(self) -> None:
+        self._lowered: dict[int, str] = {}
+        self._shapes: dict[int, str | None] = {}
+
+    def lowered(self, log: LogText) -> str:
+        if id(log) not in self._lowered:
+            self._lowered[id(log)] = log.text.lower()
+        return self._lowered[id(log)]
+
+    def may_hold(self, log: LogText, keyword: str) -> bool:
+        if id(log) not in self._shapes:
+            self._shapes[id(log)] = _line_shapes(log.text)
+        shapes = self._shapes[id(log)]
+        return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
+
+
+def _line_shapes(text: str) -> str | None:
+    """The distinct lines of ``text`` with every digit a 0; None where that saves little."""
+    if len(text) < SHAPES_FROM:
+        return None
+    shapes = "\n".join(dict.fromkeys(text.translate(DIGITS).split("\n")))
+    return shapes if len(shapes) * 4 < len(text) else None
+
+
+def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
     found: list[Evidence] = []
     text = log.text
     for pattern in rule.patterns:
         if pattern.ignore_case:
             needle = (pattern.keyword or "").lower()
-            if needle and needle not in lowered.setdefault(id(log), text.lower()):
+            if needle and needle not in views.lowered(log):
                 continue
             starts = _match_lines(pattern.regex.finditer(text), text)
         elif pattern.keyword is None:
             starts = _match_lines(pattern.regex.finditer(text), text)
         else:
-            hits = text.count(pattern.keyword)
+            hits = text.count(pattern.keyword) if views.may_hold(log, pattern.keyword) else 0
             if not hits:
                 continue
             # A rare keyword: try the pattern on the lines that hold it, never on the rest.
@@ -198,12 +233,11 @@ def _readings(logs: LogSet) -> list[LogText]:
     return readings
 
 
-def _patterns_found(rule: Rule, readings: list[LogText],
-                    lowered: dict[int, str]) -> list[Evidence]:
+def _patterns_found(rule: Rule, readings: list[LogText], views: _Views) -> list[Evidence]:
     found: list[Evidence] = []
     seen: set[tuple[str, int]] = set()
     for log in readings:
-        for evidence in _search(rule, log, lowered):
+        for evidence in _search(rule, log, views):
             if (evidence.file, evidence.line) not in seen:
                 seen.add((evidence.file, evidence.line))
                 found.append(evidence)
@@ -224,14 +258,14 @@ class _EvidenceSources:
     echoes: list[Rule]
     shown: list[Evidence]
     readings: list[LogText]
-    lowered: dict[int, str] = field(default_factory=dict)
+    views: _Views = field(default_factory=_Views)
 
     def of(self, rule: Rule) -> list[Evidence]:
         if rule.from_exceptions:
             return _raised(self.logs, self.echoes)
         if rule.from_failures:
             return self.shown
-        return _patterns_found(rule, self.readings, self.lowered)
+        return _patterns_found(rule, self.readings, self.views)
 
 
 def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> bool:

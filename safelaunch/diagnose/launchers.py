@@ -5,7 +5,8 @@ Rank prefixes (they may be stacked, outermost first): ``srun --label`` (``1: ``)
 ``--tee`` (``[default1]:``) and safelaunch's console (``[rank1] ``).  Prefixes that name no
 rank are unwrapped too: the glog header torch >= 2.5's elastic agent puts on every line it
 re-prints (``E0227 12:00:00.123000 1234 .../api.py:732] ``) and Ray's ``(pid=...)``,
-``(raylet)`` and ``(RayTrainWorker pid=..., ip=...)``.
+``(raylet)`` and ``(RayTrainWorker pid=..., ip=...)``, and pytest's ``E       `` before the
+lines of a failed test's exception.
 
 A failure is also recognised from its shape wherever it is (``failure_lines``): a Python
 exception line (also one typed with a space before its colon, and the ``raise X(...)`` line
@@ -40,6 +41,8 @@ GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10
                   r"[^\]\n]{1,300}\] ")
 RAY = re.compile(r"^\((?:[\w.-]{1,100} )?(?:pid=\d{1,10}(?:, ip=[\w.:]{1,64})?|raylet)\)"
                  r" ?")
+PYTEST = re.compile(r"^E {3,10}(?=\S)")
+"""pytest's mark on the lines of a failed test's exception (``E       ValueError: ...``)."""
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
 ROOT_CAUSE_BLOCK = re.compile(
@@ -59,9 +62,10 @@ SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Abo
 SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SIG[A-Z0-9]{1,12})"
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
-OOM_RECORD = re.compile(r"Detected \d{1,6} oom[-_]kill events?"
-                        r"|(?:Memory cgroup )?[Oo]ut of memory: Killed process \d")
-"""The kernel's or the cgroup's own record of an OOM kill, as Slurm or dmesg quote it."""
+OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
+              re.compile(r"ut of memory: Killed process \d"))
+"""The kernel's or the cgroup's own record of an OOM kill, as Slurm or dmesg quote it (each
+begins with literal text: a 100 MB log is searched at memchr speed)."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
@@ -89,7 +93,7 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
     for _ in range(4):
         if match := TAGGED.match(line):
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
-        elif match := GLOG.match(line) or RAY.match(line):
+        elif match := GLOG.match(line) or RAY.match(line) or PYTEST.match(line):
             line = line[match.end():]
         else:
             break
@@ -182,7 +186,7 @@ def root_cause(text: str) -> Report:
     for read in ROOT_CAUSE_READERS:
         if read(text, report):
             break
-    if OOM_RECORD.search(text):
+    if any(record.search(text) for record in OOM_RECORD):
         report.facts.add(Fact.OOM_RECORD)
     return _failed(report)
 

@@ -1,0 +1,46 @@
+"""A long log is read through its distinct line shapes (``engine._Views``): the diagnosis of
+every rule's own log, buried in a megabyte of progress lines, is the same as when the whole
+text is searched for each keyword."""
+
+from __future__ import annotations
+
+import pytest
+from test_diagnose_rules import CASES
+
+from safelaunch.diagnose import diagnose, engine, from_text
+
+PROGRESS = ("[rank{r}]: epoch {e} step {s} loss 0.{s:04d} lr 3.0e-04 grad_norm 0.81 "
+            "tok/s 5{s:04d}\n")
+
+
+def _buried(text: str) -> str:
+    head = "".join(PROGRESS.format(r=s % 2, e=s // 1000, s=s) for s in range(14000))
+    tail = "".join(PROGRESS.format(r=s % 2, e=s // 1000, s=s) for s in range(14000, 16000))
+    assert len(head) >= engine.SHAPES_FROM
+    return head + text + tail
+
+
+def _ids(text: str) -> list[str]:
+    result = diagnose(from_text(text, "train.log"))
+    return [f.id for f in result.findings] + ["|"] + [f.id for f in result.consequences]
+
+
+@pytest.mark.parametrize("rule_id", sorted(CASES))
+def test_a_long_log_is_diagnosed_as_when_searched_whole(rule_id, monkeypatch):
+    text = _buried(CASES[rule_id][0])
+    through_shapes = _ids(text)
+    monkeypatch.setattr(engine, "SHAPES_FROM", 1 << 62)  # every keyword searched in the text
+    assert through_shapes == _ids(text)
+    assert rule_id in through_shapes
+
+
+def test_line_shapes_stand_for_every_line_and_digit():
+    text = _buried("node-7:812:902 [3] bootstrap.cc:77 NCCL WARN Message truncated : "
+                   "received 256 bytes instead of 4\n")
+    shapes = engine._line_shapes(text)
+    assert shapes is not None and len(shapes) < 1000
+    assert "received 000 bytes instead of 0" in shapes
+    # a log whose lines are all different is searched whole
+    varied = "".join(f"line {chr(65 + i % 26)}{chr(97 + i // 26 % 26)}{i:x}\n"
+                     for i in range(100_000))
+    assert engine._line_shapes(varied) is None
