@@ -323,6 +323,47 @@ CASES: dict[str, tuple[str, str]] = {
         "libgomp.so.1 library.\n\tTry to import numpy first or set the threading layer "
         "accordingly. Set MKL_SERVICE_FORCE_INTEL to force it.\n",
         "MKL_THREADING_LAYER=GNU set; numpy 1.26 imported first\n"),
+    "ddp-no-trainable-params": (
+        TRACE + "    model = accelerator.prepare(reward_model)\nRuntimeError: "
+        "DistributedDataParallel is not needed when a module doesn't have any parameter that "
+        "requires a gradient.\n",
+        "DistributedDataParallel wraps 124M parameters that require a gradient\n"),
+    "ddp-uninitialized-params": (
+        TRACE + "    model = DistributedDataParallel(model, device_ids=[rank])\nRuntimeError: "
+        "Modules with uninitialized parameters can't be used with `DistributedDataParallel`. "
+        "Run a dummy forward pass to correctly initialize the modules\n",
+        "dummy forward pass done: every lazy module initialized\n"),
+    "zero-offload-client-optimizer": (
+        TRACE + "    engine, *_ = deepspeed.initialize(model=model, optimizer=opt, config=cfg)\n"
+        "deepspeed.runtime.zero.utils.ZeRORuntimeException: You are using ZeRO-Offload with a "
+        "client provided optimizer (<class 'torch.optim.adamw.AdamW'>) which in most cases "
+        "will yield poor performance.\n",
+        "[deepspeed] ZeRO-Offload with DeepSpeedCPUAdam: optimizer offloaded to cpu\n"),
+    "zero-no-sync": (
+        TRACE + "    with accelerator.accumulate(model):\n  File \"/venv/lib/python3.10/site-"
+        "packages/deepspeed/runtime/engine.py\", line 1995, in no_sync\nAssertionError: "
+        "no_sync context manager is incompatible with gradient partitioning logic of ZeRO "
+        "stage 3\n",
+        "gradient accumulation: 4 steps, reduced by ZeRO stage 3\n"),
+    "ds-hf-config-mismatch": (
+        "ValueError: Please correct the following DeepSpeed config values that mismatch "
+        "TrainingArguments values:\n- ds train_micro_batch_size_per_gpu=4 vs hf "
+        "per_device_train_batch_size=8\n",
+        "DeepSpeed config values match TrainingArguments (auto values filled in)\n"),
+    "extension-abi-mismatch": (
+        TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
+        "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
+        "symbol: _ZN3c104cuda9SetDeviceEi\n",
+        "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so loaded: symbols resolved\n"),
+    "libstdcxx-too-old": (
+        TRACE + "    import cpu_adam\nImportError: /opt/conda/lib/libstdc++.so.6: version "
+        "`GLIBCXX_3.4.30' not found (required by /root/.cache/torch_extensions/cpu_adam.so)\n",
+        "GLIBCXX_3.4.30 found in /usr/lib/x86_64-linux-gnu/libstdc++.so.6\n"),
+    "nccl-exit-abort": (
+        "[exiting program at iteration 1000]\nterminate called after throwing an instance of "
+        "'c10::CUDAError'\n  what():  CUDA error: driver shutting down\nframe #3: "
+        "c10d::ProcessGroupNCCL::workCleanupLoop() + 0x11d\n",
+        "driver 535.104.05 up; shutting down the data loader workers\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
