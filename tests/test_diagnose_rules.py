@@ -503,6 +503,13 @@ def test_glog_prefixed_traceback_is_read():
     "my run fails with \u201c[WidgetError : widget 7 is frobnicated]\u201d every time\n",
     "WidgetError : widget 7 is frobnicated\n",
     "[2/3] c++ -c widget.cpp -o widget.o\nFAILED: widget.o\nninja: build stopped.\n",
+    "loading shards: 3/3\nError: widget service refused the frobnicator\n",
+    "FATAL: widget 7 could not be frobnicated\n",
+    "python: widget.c:42: frob: Assertion `w->ok' failed.\n",
+    "step 40\nFloating point exception\n",
+    "*** Aborted at 1700000000 (unix time) try \"date -d @1700000000\" if you are using GNU "
+    "date ***\n",
+    "worker 3 exited with status 2\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -515,7 +522,8 @@ def test_a_failure_is_known_by_its_shape(text):
 
 def test_words_near_a_failure_shape_are_no_failure():
     text = ("raise_on_error: false\nall 12 tests passed, 0 FAILED\nfatality rate 0.1\n"
-            "[ValueError handling] enabled\n")
+            "[ValueError handling] enabled\nError: 0.0213\nerror: 1.5e-3 (rel)\n"
+            "worker 3 exited with status 0\nAssertion checks: on\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 

@@ -104,7 +104,9 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
 # lines worth a look at memchr speed; SHAPES decide on the line alone.
 CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abort|abort"
                        r"|exitcode|exit code|return code|Out Of Memory|oom|Failure|terminate"
-                       r"|died|killed|device handle|E\d{4} |\[E |FAILED|fatal|build stopped")
+                       r"|died|killed|device handle|E\d{4} |\[E |FAILED|fatal|build stopped"
+                       r"|FATAL|Fatal|exit status|exited with|exception|Illegal instruction"
+                       r"|Assertion")
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)"
@@ -117,9 +119,15 @@ SHAPES = [
     re.compile(r"^FAILED: \S{1,300}\.(?:o|so)\b|^nvcc fatal|^ninja: build stopped"),
     re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
+    re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
+    # the kernel's, the C library's and glog's ends of a process
+    re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
+               r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
     re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
-               r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"),
+               r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
+               r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
                r"|A worker died or was killed|Unable to determine the device handle"),
 ]
