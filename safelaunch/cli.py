@@ -23,7 +23,6 @@ from safelaunch import __version__, defaults, exit_codes, gpu, option_table, opt
 from safelaunch.config import (
     RunConfig,
     find_config_file,
-    load_config_file,
     option_key,
     resolve_grace_period,
 )
@@ -59,6 +58,8 @@ def _load_config(ctx: click.Context, param: click.Parameter, value: str | None) 
             if isinstance(p, click.Option) and p.name and p.name not in NOT_FROM_FILE
             and not p.hidden
         }
+        from safelaunch.config_file import load_config_file  # YAML only when a file is there
+
         ctx.default_map = load_config_file(path, params, ctx)
     return value
 

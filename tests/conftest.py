@@ -172,6 +172,16 @@ def kill_all(pids: set[int]) -> None:
 PROCESS_FIXTURES = {"spawn", "server", "servers"}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Byte-compile the package once, as a regular install does: the suite starts safelaunch
+    hundreds of times (launchers, reapers, every rank's runtime), and an editable install
+    where PYTHONDONTWRITEBYTECODE is set would compile each of its modules in each of them."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        import compileall
+
+        compileall.compile_dir(Path(__file__).resolve().parents[1] / "safelaunch", quiet=1)
+
+
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: two workers per core, at most 8.  Most slow tests wait (on a rendezvous,
     a hang timeout, a remote link) more than they compute, so a 2-core machine runs four at a
