@@ -2,7 +2,7 @@
 
 Precedence is command line > ``SAFELAUNCH_*`` (and torchrun's ``PET_*``) environment > config
 file > defaults.  Click gives us exactly that order when the file's values are fed in as the
-command's ``default_map``; this module only has to load the file and check every key and value
+command's ``default_map``; ``config_file`` loads the file and checks every key and value
 against the option it mirrors, naming the key and its line when something is wrong.
 """
 
