@@ -110,64 +110,63 @@ def _until(check, seconds: float = 10.0) -> None:
     raise AssertionError("never happened")
 
 
-def test_a_cause_replaces_another_nodes_earlier_claim_of_a_lost_peer(store_address):
+@pytest.fixture
+def nodes(store_address):
+    """``nodes(name)``: a node's view on the real store, connected unless ``connect=False``;
+    every view made is stopped at the end."""
+    made: list[JobView] = []
+
+    def node(name: str, remote: list[Failure] | None = None, connect: bool = True) -> JobView:
+        view = _node(store_address, name, remote)
+        made.append(view)
+        return _connected(view) if connect else view
+
+    yield node
+    for view in made:
+        view.stop()
+
+
+def test_a_cause_replaces_another_nodes_earlier_claim_of_a_lost_peer(nodes):
     remote_a: list[Failure] = []
-    a, b = _connected(_node(store_address, "a", remote_a)), _connected(_node(store_address, "b"))
-    try:
-        lost_peer = a.claim_failure(0, 1)  # "Connection closed by peer" reached the store first
-        assert lost_peer == Failure(0, 1, "a", "a:1")
-        killed = b.claim_failure(2, -int(signal.SIGKILL))
-        assert killed == Failure(2, -9, "b", "b:1", cause=True)
-        assert b.first_failure() == killed
-        assert a.first_failure() == killed  # read again from the store at the end
-        _until(lambda: remote_a == [killed])  # and followed while the job runs
-        # a later claim of a lost peer, or of a second cause, changes nothing any more
-        assert a.claim_failure(1, -int(signal.SIGSEGV)) == killed
-        assert b.claim_failure(3, 1) == killed
-    finally:
-        a.stop()
-        b.stop()
+    a, b = nodes("a", remote_a), nodes("b")
+    lost_peer = a.claim_failure(0, 1)  # "Connection closed by peer" reached the store first
+    assert lost_peer == Failure(0, 1, "a", "a:1")
+    killed = b.claim_failure(2, -int(signal.SIGKILL))
+    assert killed == Failure(2, -9, "b", "b:1", cause=True)
+    assert b.first_failure() == killed
+    assert a.first_failure() == killed  # read again from the store at the end
+    _until(lambda: remote_a == [killed])  # and followed while the job runs
+    # a later claim of a lost peer, or of a second cause, changes nothing any more
+    assert a.claim_failure(1, -int(signal.SIGSEGV)) == killed
+    assert b.claim_failure(3, 1) == killed
 
 
-def test_a_tentative_claim_does_not_replace_a_standing_one(store_address):
-    a, b = _connected(_node(store_address, "a")), _connected(_node(store_address, "b"))
-    try:
-        first = a.claim_failure(0, 3)
-        assert b.claim_failure(2, -int(signal.SIGABRT)) == first
-        assert b.first_failure() == first and a.first_failure() == first
-    finally:
-        a.stop()
-        b.stop()
+def test_a_tentative_claim_does_not_replace_a_standing_one(nodes):
+    a, b = nodes("a"), nodes("b")
+    first = a.claim_failure(0, 3)
+    assert b.claim_failure(2, -int(signal.SIGABRT)) == first
+    assert b.first_failure() == first and a.first_failure() == first
 
 
-def test_a_claim_made_before_the_store_was_reached_is_published_when_it_is(store_address):
-    a = _connected(_node(store_address, "a"))
-    late = _node(store_address, "b")
-    try:
-        a.claim_failure(0, 1)
-        # node b saw its rank die before its view had reached the store
-        late.attempt_started(0)
-        killed = late.claim_failure(2, -int(signal.SIGKILL))
-        assert late._unpublished == killed and late._store is None
-        late.start(dict)
-        _until(lambda: a.first_failure() == killed)
-        assert late.first_failure() == killed
-    finally:
-        a.stop()
-        late.stop()
+def test_a_claim_made_before_the_store_was_reached_is_published_when_it_is(nodes):
+    a, late = nodes("a"), nodes("b", connect=False)
+    a.claim_failure(0, 1)
+    # node b saw its rank die before its view had reached the store
+    late.attempt_started(0)
+    killed = late.claim_failure(2, -int(signal.SIGKILL))
+    assert late._unpublished == killed and late._store is None
+    late.start(dict)
+    _until(lambda: a.first_failure() == killed)
+    assert late.first_failure() == killed
 
 
-def test_the_claimant_waits_for_the_other_node_to_read_its_claim(store_address):
-    a, b = _connected(_node(store_address, "a")), _connected(_node(store_address, "b"))
-    try:
-        claim = a.claim_failure(0, -int(signal.SIGKILL))
-        a.await_acks()  # returns once b has read this very claim
-        raw = a._store.get(a._key("ack/b:1"))
-        assert raw.decode() == "a:1|0|-9"
-        assert b.first_failure() == claim
-    finally:
-        a.stop()
-        b.stop()
+def test_the_claimant_waits_for_the_other_node_to_read_its_claim(nodes):
+    a, b = nodes("a"), nodes("b")
+    claim = a.claim_failure(0, -int(signal.SIGKILL))
+    a.await_acks()  # returns once b has read this very claim
+    raw = a._store.get(a._key("ack/b:1"))
+    assert raw.decode() == "a:1|0|-9"
+    assert b.first_failure() == claim
 
 
 def test_a_record_that_claims_to_be_a_cause_must_carry_a_causes_exit():
