@@ -37,7 +37,7 @@ def hang(*culprits: int) -> HangReport:
                       ranks=[])
 
 
-REMOTE = Failure(rank=5, returncode=-9, host="node2", node="node2:77")
+REMOTE = Failure(rank=5, returncode=-9, host="node2", node="node2:77", cause=True)
 
 # (name, observation, status, exit code, root cause rank, words of the reason)
 TABLE = [
@@ -150,5 +150,5 @@ def test_another_nodes_failure_is_recorded_as_the_global_root():
     outcome = verdict(seen(rank(0, STOPPED, -15), first_failure=REMOTE,
                            first_failure_remote=True))
     assert outcome.global_root == {"rank": 5, "returncode": -9, "host": "node2",
-                                   "node": "node2:77"}
+                                   "node": "node2:77", "cause": True}
     assert not outcome.notes
