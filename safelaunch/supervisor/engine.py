@@ -205,6 +205,7 @@ class SupervisedAgent(LocalElasticAgent):  # type: ignore[misc]
         supervision = self._supervision
 
         def close(death_sig: signal.Signals | None = None, *args: Any, **kwargs: Any) -> None:
+            _report_returncodes(pcontext, supervision)  # the exits torch has reaped
             supervision.stop_job(death_sig or signal.SIGTERM)
             torch_close(death_sig, *args, **kwargs)
 
@@ -220,9 +221,14 @@ class SupervisedAgent(LocalElasticAgent):  # type: ignore[misc]
                   **kwargs: Any) -> None:
         self._supervision.stop_job(death_sig)
         super()._shutdown(death_sig, *args, **kwargs)
-        handlers = getattr(self._pcontext, "subprocess_handlers", None) or {}
-        for handler in handlers.values():
-            self._supervision.set_returncode(handler.proc.pid, handler.proc.returncode)
+        _report_returncodes(self._pcontext, self._supervision)
+
+
+def _report_returncodes(pcontext: Any, supervision: Supervision) -> None:
+    """Every exit status torch's process context has read (a rank it reaped)."""
+    handlers = getattr(pcontext, "subprocess_handlers", None) or {}
+    for handler in handlers.values():
+        supervision.set_returncode(handler.proc.pid, handler.proc.returncode)
 
 
 def _raise_signal(signum: int, frame: FrameType | None) -> None:

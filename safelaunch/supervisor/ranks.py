@@ -277,13 +277,20 @@ class Supervisor:
         self.monitor.rank_exited(record.pid, record.returncode)
         self._events.record("rank_exited", rank=rank.global_rank, pid=record.pid,
                             returncode=record.returncode, attempt=rank.attempt)
-        if record.returncode not in (0, None) and self.teardown_at is None:
-            outcome = RankOutcome(rank.global_rank, rank.local_rank, rank.pid,
-                                  RankState.FAILED, record.returncode, None)
-            self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
-                                 "stopping the job")
-            if self.jobview is not None and record.returncode is not None:
-                self.jobview.claim_failure_soon(rank.global_rank, record.returncode)
+        if record.returncode is not None:
+            self._failed(rank, record.returncode)
+
+    def _failed(self, rank: _Rank, returncode: int) -> None:
+        """A rank's exit status is known: a failure before the teardown is said, and claimed
+        as this node's first failure in the job's shared view."""
+        if returncode == 0 or self.teardown_at is not None:
+            return
+        outcome = RankOutcome(rank.global_rank, rank.local_rank, rank.pid, RankState.FAILED,
+                              returncode, None)
+        self._console.notice(f"rank {rank.global_rank} failed ({outcome.exit_label}); "
+                             "stopping the job")
+        if self.jobview is not None:
+            self.jobview.claim_failure_soon(rank.global_rank, returncode)
 
     def on_remote_failure(self, failure: Failure) -> None:
         """From the job view's thread: a rank on another node failed first."""
@@ -401,9 +408,14 @@ class Supervisor:
                 rank.exited(record.returncode)
 
     def set_returncode(self, pid: int, returncode: int | None) -> None:
+        """torch's engine saw a rank's exit status: where the exit watcher lost the race to
+        read it (the engine reaped the rank first, as a loaded machine lets it), this is the
+        first the supervisor learns of it, and a failure is handled as the watcher would."""
         for rank in self.ranks.values():
-            if rank.pid == pid and rank.returncode is None:
+            if rank.pid == pid and rank.returncode is None and returncode is not None:
                 rank.exited(returncode)
+                self.monitor.rank_exited(pid, returncode)
+                self._failed(rank, returncode)
 
     # -- the outcome -------------------------------------------------------------------------
 

@@ -59,3 +59,30 @@ def test_an_exit_the_engine_reaped_first_keeps_its_status(tmp_path, code):
     (outcome,) = sup.rank_outcomes()
     assert outcome.returncode == code
     assert outcome.state is (RankState.SUCCEEDED if code == 0 else RankState.FAILED)
+
+
+def test_a_death_the_engine_reaped_first_is_still_claimed_for_the_other_nodes(tmp_path):
+    """Under load torch's engine can reap a killed rank before the exit watcher reads its
+    status (seen: a multi-node job whose other node never learned of the SIGKILL); the status
+    torch read is then the failure this node claims in the job's shared view."""
+    import signal
+
+    from safelaunch.supervisor.jobview import Failure, JobView
+
+    watcher = ExitWatcher(on_exit=lambda record: sup.on_exit(record))
+    sup, reaper = _supervisor(tmp_path, watcher)
+    sup.jobview = view = JobView(("127.0.0.1", 1), "job", notice=lambda _: None,
+                                 on_remote_failure=lambda _: None)
+    try:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        sup.workers_started(0, [(0, 0, child.pid)])
+        child.kill()
+        assert child.wait(timeout=60) == -signal.SIGKILL  # the engine reaps it first
+        assert view.first_failure() is None
+        sup.set_returncode(child.pid, child.returncode)
+        assert view.first_failure() == Failure(0, -9, view.host, view.node, cause=True)
+        sup.set_returncode(child.pid, child.returncode)  # told again: claimed once
+    finally:
+        reaper.done()
+    (outcome,) = sup.rank_outcomes()
+    assert outcome.returncode == -signal.SIGKILL and outcome.state is RankState.FAILED
