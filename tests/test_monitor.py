@@ -178,3 +178,16 @@ def test_the_end_of_a_ddp_backward_counts_as_waiting_once(tmp_path, clock):
     snapshot = beatfile.read(beat.mm)
     assert snapshot is not None and snapshot.step == 2
     assert snapshot.step_wait == pytest.approx(0.875)
+
+
+def test_an_exit_told_twice_keeps_its_time_and_its_status(tmp_path, clock):
+    """torch's engine may report a rank's status before the exit watcher, which then knows
+    none (the engine reaped the rank first): the status and the first time stay."""
+    monitor, beats, _ = _monitor(tmp_path, clock)
+    _steps(beats, clock, 4, 0.5)
+    monitor.rank_exited(1000, -9)
+    clock.now += 2.0
+    monitor.rank_exited(1000, None)
+    view = next(v for v in monitor.views() if v.rank == 0)
+    assert view.exit_code == -9 and not view.alive
+    assert monitor._ranks[0].exited_at == clock.now - 2.0

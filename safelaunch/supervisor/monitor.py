@@ -108,11 +108,16 @@ class HeartbeatMonitor:
             self._fired = False
 
     def rank_exited(self, pid: int, returncode: int | None) -> None:
+        """A rank ended.  Its two witnesses (the exit watcher, torch's engine) may both say so,
+        in either order, and the loser of the race to read the status knows none (None): the
+        first exit time and a status once known stay."""
         with self._lock:
             for tracked in self._ranks.values():
                 if tracked.pid == pid:
-                    tracked.exit_code = returncode
-                    tracked.exited_at = self._clock()
+                    if returncode is not None:
+                        tracked.exit_code = returncode
+                    if tracked.exited_at is None:
+                        tracked.exited_at = self._clock()
 
     def views(self) -> list[RankView]:
         with self._lock:
