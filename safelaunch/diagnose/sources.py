@@ -320,8 +320,7 @@ NAMING_FACTS = (FindingKind.COLLECTIVE_DESYNC, FindingKind.COLLECTIVE_NOT_ENTERE
 """Hang findings that are facts of their own, with the ranks they name."""
 
 
-def _naming_facts(logs: LogSet,
-                      findings: list[tuple[str, str, Sequence[int]]]) -> None:
+def _naming_facts(logs: LogSet, findings: list[tuple[str, str, Sequence[int]]]) -> None:
     for kind in NAMING_FACTS:
         texts = [text for k, text, _ in findings if k == kind]
         ranks = sorted({r for k, _, named in findings if k == kind for r in named})

@@ -277,7 +277,7 @@ class JobView:
         """Whether every other node read this node's claim (or, after a hang, gathered the
         nodes' verdicts); true too once another node's cause has replaced the claim."""
         claim = self.first_failure() if claimed else None
-        if claimed and (claim is None or claim.node != self.node):
+        if claimed and (claim is None or self.is_remote(claim)):
             return True
         others = [n for n in self._nodes() if n != self.node]
         with self._lock:
