@@ -143,6 +143,8 @@ class Expect:
     """Globs in the run directory that must match a file."""
     output: list[str] = field(default_factory=list)
     """Regular expressions the step's output must contain."""
+    absent: list[str] = field(default_factory=list)
+    """Regular expressions the step's output must not contain."""
     json_stdout: bool = False
     note: str = ""
     """What a correct result looks like, in words."""
@@ -324,6 +326,9 @@ def evaluate(expect: Expect, record: dict[str, Any], output_text: str,
     for regex in expect.output:
         checks.append({"what": f"output matches {regex!r}",
                        "ok": re.search(regex, output_text, re.MULTILINE) is not None})
+    for regex in expect.absent:
+        checks.append({"what": f"output lacks {regex!r}",
+                       "ok": re.search(regex, output_text, re.MULTILINE) is None})
     return checks
 
 
@@ -341,6 +346,7 @@ def summarise_run(run_dir: Path) -> dict[str, Any] | None:
         "ranks": [{"rank": r.get("global_rank"), "exit": r.get("exit"),
                    "last_line": r.get("last_line")} for r in data.get("ranks") or []],
         "hang_culprits": hang.get("culprits"),
+        "stragglers": [x.get("text") for x in data.get("stragglers") or []],
         "hang_findings": [f.get("kind") for f in hang.get("findings") or []],
         "hang_ranks": hang.get("ranks"), "stacks": hang.get("stacks"),
         "stack_method": hang.get("stack_method"), "stack_missing": hang.get("stack_missing"),
@@ -436,6 +442,33 @@ def command_steps(ctx: Context) -> list[Step]:
     ]
 
 
+STRAGGLER = r"straggler: rank 1:"
+
+
+def straggler_steps(ctx: Context, two: list[str]) -> list[Step]:
+    """Two NCCL ranks for 30 s, rank 1 slowed from step 300 on (its peer's GPU waits for it
+    in DDP's gradient all_reduce and in a flag all_reduce each step); a steady run; and the
+    2x run with the GPU timing off (host time only, as before it existed)."""
+    def slow(factor: float) -> list[str]:
+        return [*two, *fault("slow", "--factor", str(factor), "--fault-step", "300",
+                             "--duration", "30", "--step-time", "0.005")]
+
+    named = "rank 1 named a straggler, from its peer's GPU-timed waits"
+    return [
+        run_step(ctx, "nccl-straggler-2x", slow(2), timeout=150, typical=60,
+                 expect=Expect(exit=[0], output=[STRAGGLER], note=named)),
+        run_step(ctx, "nccl-straggler-1.3x", slow(1.3), timeout=150, typical=60,
+                 expect=Expect(exit=[0], output=[STRAGGLER], note=named)),
+        run_step(ctx, "nccl-steady", slow(1), timeout=150, typical=60,
+                 expect=Expect(exit=[0], absent=[r"straggler: "],
+                               note="no rank slowed: no straggler named")),
+        run_step(ctx, "nccl-straggler-2x-host-timing", slow(2), timeout=150, typical=60,
+                 env={"SAFELAUNCH_GPU_WAIT_TIMING": "0"},
+                 expect=Expect(exit=[0], note="an observation, not a check: whether host "
+                               "timing alone (before GPU timing) names the straggler")),
+    ]
+
+
 def job_steps(ctx: Context) -> list[Step]:
     """The example job and the real failures, most telling first."""
     gpus = gpu_count(ctx)
@@ -493,6 +526,7 @@ def job_steps(ctx: Context) -> list[Step]:
                  expect_dry=Expect(nonzero=True, diagnosis=["collective-timeout"],
                                    note="gloo times out instead; no flight recorder")),
         *nccl2_steps(ctx, two, hang, nccl_info),
+        *straggler_steps(ctx, two),
         run_step(ctx, "same-gpu", ["--nproc", "2", "--no-preflight", "--no-minimal-test",
                                    *fault("same-gpu")], timeout=180, typical=30,
                  expect=Expect(nonzero=True, diagnosis=["nccl-duplicate-gpu"],

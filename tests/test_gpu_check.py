@@ -79,12 +79,14 @@ def test_evaluate_names_every_failed_expectation(tmp_path: Path) -> None:
     (tmp_path / "stacks").mkdir()
     (tmp_path / "stacks" / "rank0.txt").write_text("x")
     expect = gc.Expect(exit=[124], diagnosis=["hang"], culprits=[1],
-                       files=["stacks/rank0*", "stacks/rank1*"], output=["HUNG"])
+                       files=["stacks/rank0*", "stacks/rank1*"], output=["HUNG"],
+                       absent=["straggler: ", "SUCCEEDED"])
     record = {"exit_code": 124, "diagnosis": {"id": "hang"},
               "summary": {"hang_culprits": [0]}}
-    checks = gc.evaluate(expect, record, "HUNG (exit code 124)", tmp_path)
+    checks = gc.evaluate(expect, record, "straggler: rank 1\nHUNG (exit code 124)", tmp_path)
     failed = [c["what"] for c in checks if not c["ok"]]
-    assert failed == ["hang culprits [1]", "run directory has stacks/rank1*"]
+    assert failed == ["hang culprits [1]", "run directory has stacks/rank1*",
+                      "output lacks 'straggler: '"]
     assert gc.evaluate(gc.Expect(nonzero=True), {"exit_code": 124}, "", None)[0]["ok"] is False
 
 

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from types import FunctionType, ModuleType
 from typing import IO, Any
 
-from safelaunch.runtime import beatfile, flight, frames
+from safelaunch.runtime import beatfile, flight, frames, gpu_timing
 from safelaunch.runtime.imports import when_imported
 
 HEARTBEAT_FILE_ENV = "SAFELAUNCH_HEARTBEAT_FILE"
@@ -47,6 +47,8 @@ JOB_ID_ENV = "SAFELAUNCH_JOB_ID"
 """The job's mark, in the environment of every process of the job."""
 PR_SET_PDEATHSIG = 1
 COLLECTIVE_TIMEOUT_ENV = "SAFELAUNCH_COLLECTIVE_TIMEOUT"
+GPU_WAIT_TIMING_ENV = "SAFELAUNCH_GPU_WAIT_TIMING"
+"""``0``: an NCCL rank's waits are timed on the host only (no CUDA events)."""
 STACK_SIGNAL = signal.SIGRTMIN + 6 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
 
 _P2P_OR_OBJECT = re.compile(r"(^|_)i?(send|recv)(_|$)|_object(_list)?$|barrier$")
@@ -108,6 +110,10 @@ class Beat:
         self.coll_start = 0.0
         self.backward_end = 0.0
         """When the last gradient of a DDP backward pass was computed (0: not in that wait)."""
+        self.gpu: gpu_timing.GpuSpans | None = None
+        """With NCCL: the same waits timed on the GPU (``gpu_timing``); None: host time only."""
+        self.coll_event: Any = None
+        self.backward_event: Any = None
         self.pre_step_hooked = False
         self.phases: list[tuple[str, float, float]] = []
         _P["pid"](mm, os.getpid())
@@ -123,6 +129,8 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
+        if self.gpu is not None:
+            self._drain_gpu()
         self.steps = self.steps + 1 if step is None else int(step)
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
@@ -137,6 +145,8 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
+        if self.gpu is not None:
+            self._drain_gpu()
         self.optimizer_steps = True
         self.steps += 1
         self.beats += 1
@@ -152,14 +162,49 @@ class Beat:
         all_reduce that needs every rank) ends here."""
         end = self.backward_end
         if end:
-            self.waited += _monotonic() - end
+            self._waited(_monotonic() - end, self.backward_event)
             self.backward_end = 0.0
+            self.backward_event = None
 
     def backward_done(self, *_: Any) -> None:
         """An autograd post-hook on the gradient accumulator a DDP backward pass reaches
         last: from here to the optimizer step the rank waits for its peers."""
         if self.enabled:
             self.backward_end = _monotonic()
+            if self.gpu is not None:
+                self._gpu_call(self._mark_backward_end)
+
+    def _mark_backward_end(self, gpu: gpu_timing.GpuSpans) -> None:
+        """(Run in autograd's thread, on the stream backward ran on.)  A backward pass
+        without an optimizer step after it (gradient accumulation) gives its mark up."""
+        before, self.backward_event = self.backward_event, gpu.begin()
+        gpu.cancel(before)
+
+    def _waited(self, host_s: float, event: Any) -> None:
+        """A wait of ``host_s`` host seconds ends now; with GPU timing and ``event`` (its
+        start on the GPU), it is counted once the GPU is past it."""
+        gpu = self.gpu
+        if gpu is None or event is None:
+            self.waited += host_s
+        else:
+            self._gpu_call(lambda g: g.end(event, host_s))
+
+    def _drain_gpu(self) -> None:
+        self._gpu_call(lambda g: self._add_waited(g.drain()))
+
+    def _add_waited(self, seconds: float) -> None:
+        self.waited += seconds
+
+    def _gpu_call(self, fn: Callable[[gpu_timing.GpuSpans], None]) -> None:
+        """``fn(self.gpu)``; a CUDA error (a broken context after a device-side assert)
+        turns GPU timing off for good: the rank's waits are timed on the host from then."""
+        gpu = self.gpu
+        if gpu is None:
+            return
+        try:
+            fn(gpu)
+        except Exception:  # any CUDA failure: time on the host
+            self.gpu = None
 
     def heartbeat(self, step: int | None, metrics: dict[str, Any]) -> None:
         if not self.enabled:
@@ -184,13 +229,21 @@ class Beat:
         self.coll_start = now = time.monotonic()
         _P["coll_start"](mm, now)
         _P["in_coll"](mm, 1)
+        if self.gpu is not None:
+            self._gpu_call(self._mark_collective)
+
+    def _mark_collective(self, gpu: gpu_timing.GpuSpans) -> None:
+        self.coll_event = gpu.begin()
 
     def collective_exit(self) -> None:
         self.in_collective = False
         _P["in_coll"](self.mm, 0)
         now = time.monotonic()
+        event, self.coll_event = self.coll_event, None
         if not self.backward_end:  # else the DDP wait that encloses it counts it
-            self.waited += now - self.coll_start
+            self._waited(now - self.coll_start, event)
+        elif event is not None and self.gpu is not None:
+            self.gpu.cancel(event)
         self.progress(now)
 
     def forward(self) -> None:
@@ -326,9 +379,25 @@ def _wrap_init(fn: Callable[..., Any]) -> Callable[..., Any]:
         result = fn(*args, **kwargs)  # safelaunch's progress record calls torch's
         if beat is not None:
             beat.init_state(beatfile.INIT_DONE)
+            if beat.gpu is None:
+                beat.gpu = _gpu_spans()
         return result
 
     return frames.own(init_process_group)
+
+
+def _gpu_spans() -> gpu_timing.GpuSpans | None:
+    """GPU timing of the waits when the default process group uses NCCL (see
+    ``gpu_timing``); None otherwise, or with ``SAFELAUNCH_GPU_WAIT_TIMING=0``."""
+    if os.environ.get(GPU_WAIT_TIMING_ENV, "1") == "0":
+        return None
+    torch = sys.modules.get("torch")
+    try:
+        if torch is None or not gpu_timing.uses_nccl(str(torch.distributed.get_backend())):
+            return None
+    except Exception:  # no default group after all: host timing
+        return None
+    return gpu_timing.for_cuda(torch)
 
 
 def _collective_timeout() -> float | None:

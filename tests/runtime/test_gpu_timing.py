@@ -1,0 +1,220 @@
+"""GPU-timed waits (``safelaunch.runtime.gpu_timing``) and their use by a rank's heartbeat.
+
+There is no GPU here, so the CUDA events are stand-ins on a simulated stream: an event
+recorded at a stream position completes once the test moves the GPU past it.  The real
+events ran on an H200 (``scripts/gpu_check.py``'s ``nccl-straggler`` steps)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from safelaunch.runtime import beatfile, gpu_timing, rank
+
+
+class Gpu:
+    """A stream whose work the test places: ``at`` is where the next record lands (seconds
+    of GPU time), ``done`` how far the GPU has got."""
+
+    def __init__(self) -> None:
+        self.at = 0.0
+        self.done = 0.0
+        self.created = 0
+        self.fail = False
+
+    def event(self) -> Event:
+        self.created += 1
+        return Event(self)
+
+
+class Event:
+    def __init__(self, gpu: Gpu) -> None:
+        self.gpu = gpu
+        self.t: float | None = None
+
+    def record(self) -> None:
+        if self.gpu.fail:
+            raise RuntimeError("CUDA error: an illegal memory access was encountered")
+        self.t = self.gpu.at
+
+    def query(self) -> bool:
+        assert self.t is not None
+        return self.gpu.done >= self.t
+
+    def elapsed_time(self, end: Any) -> float:
+        assert self.t is not None and end.t is not None and self.query() and end.query()
+        return (end.t - self.t) * 1000.0
+
+
+def test_a_span_counts_once_the_gpu_is_past_its_end_with_the_longer_of_both_clocks():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event)
+    start = spans.begin()
+    gpu.at = 0.4
+    spans.end(start, host_s=0.001)  # NCCL returned at once; the GPU waits 0.4 s
+    assert spans.drain() == 0.0  # the GPU is not there yet
+    gpu.done = 0.4
+    assert spans.drain() == pytest.approx(0.4)
+    assert spans.drain() == 0.0  # counted once
+    start = spans.begin()
+    gpu.at = 0.5
+    spans.end(start, host_s=0.3)  # a barrier: the host waited longer than the GPU span
+    gpu.done = 1.0
+    assert spans.drain() == pytest.approx(0.3)
+
+
+def test_spans_drain_in_order_and_stop_at_the_first_the_gpu_has_not_reached():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event)
+    for begin, end in ((0.0, 0.1), (0.2, 0.5), (0.6, 0.7)):
+        gpu.at = begin
+        start = spans.begin()
+        gpu.at = end
+        spans.end(start, 0.0)
+    gpu.done = 0.55
+    assert spans.drain() == pytest.approx(0.1 + 0.3)
+    gpu.done = 0.7
+    assert spans.drain() == pytest.approx(0.1)
+
+
+def test_events_are_reused_and_the_queue_is_bounded():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event)
+    for _ in range(gpu_timing.PENDING_MAX + 5):
+        spans.end(spans.begin(), 0.0)
+    assert spans.dropped == 5
+    assert gpu.created == 2 * gpu_timing.PENDING_MAX + 2  # the dropped spans' events reused
+    gpu.done = 1.0
+    spans.drain()
+    created = gpu.created
+    for _ in range(10):
+        spans.end(spans.begin(), 0.0)
+        spans.drain()
+    assert gpu.created == created  # from the pool
+
+
+def test_nothing_is_recorded_while_a_graph_is_captured():
+    gpu = Gpu()
+    capturing = [True]
+    spans = gpu_timing.GpuSpans(gpu.event, lambda: capturing[0])
+    start = spans.begin()
+    assert start is None and gpu.created == 0
+    spans.end(start, 0.2)
+    capturing[0] = False
+    start = spans.begin()
+    capturing[0] = True
+    spans.end(start, 0.2)  # capture began inside the span: dropped, its event kept
+    assert spans.dropped == 2 and gpu.created == 1
+    gpu.done = 1.0
+    assert spans.drain() == 0.0
+
+
+def test_a_cancelled_span_gives_its_event_back():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event)
+    spans.cancel(spans.begin())
+    spans.cancel(None)
+    spans.begin()
+    assert gpu.created == 1
+
+
+@pytest.mark.parametrize(("backend", "nccl"), [
+    ("nccl", True), ("cpu:gloo,cuda:nccl", True), ("NCCL", True), ("gloo", False),
+    ("mpi", False), ("", False)])
+def test_uses_nccl(backend: str, nccl: bool):
+    assert gpu_timing.uses_nccl(backend) is nccl
+
+
+class FakeCuda:
+    def __init__(self, available: bool) -> None:
+        self.available = available
+
+    def is_available(self) -> bool:
+        if self.available is None:
+            raise RuntimeError("CUDA driver initialization failed")
+        return self.available
+
+
+class FakeTorch:
+    def __init__(self, available: Any) -> None:
+        self.cuda = FakeCuda(available)
+
+
+def test_for_cuda_only_where_cuda_works():
+    assert gpu_timing.for_cuda(FakeTorch(False)) is None
+    assert gpu_timing.for_cuda(FakeTorch(None)) is None
+    assert isinstance(gpu_timing.for_cuda(FakeTorch(True)), gpu_timing.GpuSpans)
+
+
+@pytest.fixture
+def beat(tmp_path: Path) -> tuple[rank.Beat, Any, Gpu]:
+    path = tmp_path / "r.hb"
+    beatfile.create(path)
+    reader = beatfile.open_map(path, writable=False)
+    beat = rank.Beat(beatfile.open_map(path, writable=True))
+    gpu = Gpu()
+    beat.gpu = gpu_timing.GpuSpans(gpu.event)
+    return beat, reader, gpu
+
+
+def _published_wait(reader: Any) -> float:
+    snap = beatfile.read(reader)
+    assert snap is not None
+    return snap.step_wait
+
+
+def test_an_nccl_collective_counts_what_the_gpu_waited(beat):
+    b, reader, gpu = beat
+    b.collective_enter("all_reduce")
+    gpu.at = 0.25  # the all_reduce returned at once; on the GPU it ends 0.25 s later
+    b.collective_exit()
+    b.optimizer_step()
+    assert _published_wait(reader) < 0.1  # the GPU is not there yet
+    gpu.done = 0.25
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(0.25, abs=0.05)
+
+
+def test_the_ddp_wait_is_timed_on_the_gpu_and_encloses_collectives(beat):
+    b, reader, gpu = beat
+    b.backward_done()  # the last gradient computed: the reducer's all_reduce follows
+    b.collective_enter("all_reduce")  # a collective inside the span counts once
+    gpu.at = 0.1
+    b.collective_exit()
+    gpu.at = 0.6
+    b.optimizer_step_begin()
+    gpu.done = 1.0
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(0.6, abs=0.05)
+
+
+def test_gradient_accumulation_keeps_the_last_backward_mark(beat):
+    b, reader, gpu = beat
+    b.backward_done()
+    gpu.at = 0.5
+    b.backward_done()  # a second micro-batch's backward pass
+    gpu.at = 0.7
+    b.optimizer_step_begin()
+    gpu.done = 1.0
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(0.2, abs=0.05)
+    assert gpu.created == 2  # the first mark's event went back to the pool: the span's end
+    b.backward_done()
+    assert gpu.created == 2
+
+
+def test_a_cuda_error_turns_gpu_timing_off_and_the_host_times_the_waits(beat):
+    b, reader, gpu = beat
+    gpu.fail = True
+    b.collective_enter("all_reduce")
+    assert b.gpu is None
+    b.collective_exit()
+    b.optimizer_step()
+    assert 0.0 <= _published_wait(reader) < 0.1
+    b.collective_enter("all_reduce")  # host timing from now on
+    b.coll_start -= 0.5
+    b.collective_exit()
+    b.optimizer_step()
+    assert _published_wait(reader) >= 0.5
