@@ -7,8 +7,10 @@ rank under safelaunch has them (the DDP backward counter and wait marks, the opt
 hooks, a ``torch.distributed.all_reduce`` of a metric through safelaunch's wrapper, and a
 ``.item()`` each iteration, as a training loop reads its loss).  Blocks of ``--iters``
 iterations, mirrored in time, with the hooks off ("plain": the record disabled), with host
-timing only ("host") and with GPU timing ("gpu", the default for NCCL ranks): the median
-iteration of each, and the added time against plain and against host.
+timing only ("host"), with GPU timing as NCCL ranks have it ("gpu": spans sampled, at most
+one of a kind every ``gpu_timing.MIN_GAP_S``) and with every span timed ("gpu-all"): the
+median iteration of each, and the added time against plain and against host.  Then the
+torch calls a timed span makes, each alone (microseconds per call).
 """
 
 from __future__ import annotations
@@ -23,6 +25,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+
+def per_call(torch: object) -> None:
+    """Microseconds per call of what a timed span does, each in a loop of its own."""
+    cuda = torch.cuda  # type: ignore[attr-defined]
+    a, b = cuda.Event(enable_timing=True), cuda.Event(enable_timing=True)
+    a.record()
+    b.record()
+    cuda.synchronize()
+    stream = cuda.current_stream()
+    calls = {
+        "current_stream()": cuda.current_stream,
+        "is_current_stream_capturing()": cuda.is_current_stream_capturing,
+        "Event.record()": a.record,
+        "Event.record(stream)": lambda: a.record(stream),
+        "Event.query()": b.query,
+        "Event.elapsed_time()": lambda: a.elapsed_time(b),
+        "Event(enable_timing=True)": lambda: cuda.Event(enable_timing=True),
+    }
+    for name, fn in calls.items():
+        n = 20000
+        t0 = time.perf_counter()
+        for _ in range(n):
+            fn()
+        print(f"  {name:<30} {(time.perf_counter() - t0) / n * 1e6:7.2f} us")
+        cuda.synchronize()
 
 
 def main() -> None:
@@ -50,6 +78,8 @@ def main() -> None:
     rank._BEAT = beat
     spans = gpu_timing.for_cuda(torch)
     assert spans is not None
+    every = gpu_timing.GpuSpans(lambda: torch.cuda.Event(enable_timing=True),
+                                torch.cuda.is_current_stream_capturing, min_gap_s=0.0)
     width = args.width
     model = torch.nn.Sequential(torch.nn.Linear(width, width), torch.nn.ReLU(),
                                 torch.nn.Linear(width, 1)).cuda()
@@ -62,7 +92,7 @@ def main() -> None:
 
     def block(mode: str) -> float:
         beat.enabled = mode != "plain"
-        beat.gpu = spans if mode == "gpu" else None
+        beat.gpu = {"gpu": spans, "gpu-all": every}.get(mode)
         times = []
         for _ in range(args.iters):
             t0 = time.perf_counter()
@@ -76,7 +106,7 @@ def main() -> None:
             times.append(time.perf_counter() - t0)
         return statistics.median(times)
 
-    modes = ("plain", "host", "gpu")
+    modes = ("plain", "host", "gpu", "gpu-all")
     for mode in modes:  # warm-up
         block(mode)
     medians: dict[str, list[float]] = {m: [] for m in modes}
@@ -92,7 +122,10 @@ def main() -> None:
     print(f"  gpu timing: {result['gpu'] - result['host']:+.4f} ms against host timing "
           f"({result['gpu'] / result['host'] - 1:+.2%}); hooks in all: "
           f"{result['gpu'] - result['plain']:+.4f} ms ({result['gpu'] / result['plain'] - 1:+.2%})")
-    print(f"  spans dropped: {spans.dropped}; waited (GPU-timed, whole run): {beat.waited:.3f} s")
+    print(f"  every span timed: {result['gpu-all'] - result['host']:+.4f} ms against host "
+          f"timing ({result['gpu-all'] / result['host'] - 1:+.2%})")
+    print(f"  spans dropped: {spans.dropped + every.dropped}")
+    per_call(torch)
     dist.destroy_process_group()
 
 

@@ -10,15 +10,20 @@ peers wait for it) looked like no straggler on a GPU.
 Here the same spans the host timing marks (a ``torch.distributed`` collective; the end of a
 DDP backward pass to the optimizer step, where DDP's reducer makes the compute stream wait for
 the gradient all_reduce) are marked on the GPU as well, by a CUDA event recorded on the
-current stream at each end.  Once the end event has completed (asked without blocking, at
-the next step), the span's GPU time is known; the wait counted is the longer of the GPU time
-and the host time, so a collective that blocks the host too (a barrier) counts once.
+current stream at each end.  Every span counts its host time at once, as on CPU; once the end
+event has completed (asked without blocking, at the next step), what the GPU waited beyond
+that is added, so a collective that blocks the host too (a barrier) counts once.
 
-Cost per span: two event records and one query (microseconds), on events taken from a pool.
-A span is dropped, never waited for: the queue of spans not yet complete is bounded
-(``PENDING_MAX``), and nothing is recorded while a CUDA graph is being captured (an event
-record would break the capture).  Any CUDA error turns the timing off for the rank, which
-then counts host time as on CPU.
+Cost.  A timed span costs two event records, a query and an elapsed time through torch's
+Python API: about 0.11 ms on an H200 host (``scripts/bench_gpu_timing.py``), far more than
+the host hooks.  So spans are sampled: of each kind (a collective, DDP's wait) at most one
+begins every ``MIN_GAP_S``; the spans between are counted, and the GPU's excess over the host
+time in the timed one stands for each of them (every span still counts its own host time).
+A job of 0.1 s steps or longer has every span timed; a job of 1 ms steps pays at most
+``1 / MIN_GAP_S`` timed spans a second per kind.  A span is dropped, never waited for: the
+queue of spans not yet complete is bounded (``PENDING_MAX``), and nothing is recorded while
+a CUDA graph is being captured (an event record would break the capture).  Any CUDA error
+turns the timing off for the rank, which then counts host time as on CPU.
 
 Nothing here imports torch: the event factory comes from the caller (``for_cuda``), so the
 queue is tested without a GPU.
@@ -45,28 +50,55 @@ class Event(Protocol):
     def elapsed_time(self, end: Any) -> float: ...
 
 
+COLLECTIVE, DDP_WAIT = 0, 1
+"""The kinds of span, each sampled on its own."""
+MIN_GAP_S = 0.1
+"""At most one timed span of a kind begins in this many seconds."""
+
+
+class Span:
+    """A timed span's start: its event and the spans of its kind it stands for."""
+
+    __slots__ = ("count", "event")
+
+    def __init__(self, event: Event, count: int) -> None:
+        self.event = event
+        self.count = count
+
+
 class GpuSpans:
     """Spans marked on the GPU's current stream; ``drain`` gives the seconds of those done."""
 
     def __init__(self, new_event: Callable[[], Event],
-                 capturing: Callable[[], bool] = lambda: False) -> None:
+                 capturing: Callable[[], bool] = lambda: False,
+                 min_gap_s: float = MIN_GAP_S) -> None:
         self._new = new_event
         self._capturing = capturing
+        self._min_gap = min_gap_s
         self._free: list[Event] = []
-        self._pending: deque[tuple[Event, Event, float]] = deque()
+        self._pending: deque[tuple[Span, Event, float]] = deque()
+        self._last = [float("-inf"), float("-inf")]
+        self._untimed = [0, 0]
         self.dropped = 0
         """Spans given up: the queue was full, or a graph was being captured."""
 
-    def begin(self) -> Event | None:
-        """An event recorded now on the current stream (None while a graph is captured)."""
+    def begin(self, kind: int, now: float) -> Span | None:
+        """A span of ``kind`` begins at host time ``now``: timed (an event recorded on the
+        current stream) unless one of its kind was timed less than the gap ago, or a graph
+        is being captured (None: the span counts its host time only)."""
+        if now - self._last[kind] < self._min_gap:
+            self._untimed[kind] += 1
+            return None
         if self._capturing():
             self.dropped += 1
             return None
         event = self._free.pop() if self._free else self._new()
         event.record()
-        return event
+        self._last[kind] = now
+        count, self._untimed[kind] = self._untimed[kind] + 1, 0
+        return Span(event, count)
 
-    def end(self, start: Event | None, host_s: float) -> None:
+    def end(self, start: Span | None, host_s: float) -> None:
         """The span from ``start`` to now; ``host_s``: what the host waited in it."""
         if start is None:
             return
@@ -78,18 +110,19 @@ class GpuSpans:
         event.record()
         if len(self._pending) >= PENDING_MAX:
             old_start, old_end, _ = self._pending.popleft()
-            self._free += (old_start, old_end)
+            self._free += (old_start.event, old_end)
             self.dropped += 1
         self._pending.append((start, event, host_s))
 
-    def cancel(self, start: Event | None) -> None:
+    def cancel(self, start: Span | None) -> None:
         """A span begun and not to be counted (another span encloses it)."""
         if start is not None:
-            self._free.append(start)
+            self._free.append(start.event)
 
     def drain(self) -> float:
-        """Seconds waited in the spans whose end the GPU has reached, oldest first; the rest
-        stay for a later call (the GPU runs behind the host)."""
+        """Seconds the GPU waited beyond the host time already counted, in the spans whose
+        end the GPU has reached, oldest first; the rest stay for a later call (the GPU runs
+        behind the host).  A timed span's excess counts once for every span it stands for."""
         total = 0.0
         pending = self._pending
         while pending:
@@ -97,8 +130,10 @@ class GpuSpans:
             if not end.query():
                 break
             pending.popleft()
-            total += max(host_s, start.elapsed_time(end) / 1000.0)
-            self._free += (start, end)
+            excess = start.event.elapsed_time(end) / 1000.0 - host_s
+            if excess > 0:
+                total += excess * start.count
+            self._free += (start.event, end)
         return total
 
 

@@ -112,8 +112,8 @@ class Beat:
         """When the last gradient of a DDP backward pass was computed (0: not in that wait)."""
         self.gpu: gpu_timing.GpuSpans | None = None
         """With NCCL: the same waits timed on the GPU (``gpu_timing``); None: host time only."""
-        self.coll_event: Any = None
-        self.backward_event: Any = None
+        self.coll_event: gpu_timing.Span | None = None
+        self.backward_event: gpu_timing.Span | None = None
         self.pre_step_hooked = False
         self.phases: list[tuple[str, float, float]] = []
         _P["pid"](mm, os.getpid())
@@ -177,17 +177,16 @@ class Beat:
     def _mark_backward_end(self, gpu: gpu_timing.GpuSpans) -> None:
         """(Run in autograd's thread, on the stream backward ran on.)  A backward pass
         without an optimizer step after it (gradient accumulation) gives its mark up."""
-        before, self.backward_event = self.backward_event, gpu.begin()
+        before = self.backward_event
+        self.backward_event = gpu.begin(gpu_timing.DDP_WAIT, self.backward_end)
         gpu.cancel(before)
 
-    def _waited(self, host_s: float, event: Any) -> None:
-        """A wait of ``host_s`` host seconds ends now; with GPU timing and ``event`` (its
-        start on the GPU), it is counted once the GPU is past it."""
-        gpu = self.gpu
-        if gpu is None or event is None:
-            self.waited += host_s
-        else:
-            self._gpu_call(lambda g: g.end(event, host_s))
+    def _waited(self, host_s: float, span: gpu_timing.Span | None) -> None:
+        """A wait of ``host_s`` host seconds ends now; with GPU timing and ``span`` (its
+        start on the GPU), what the GPU waited beyond that is added once it is past it."""
+        self.waited += host_s
+        if span is not None:
+            self._gpu_call(lambda g: g.end(span, host_s))
 
     def _drain_gpu(self) -> None:
         self._gpu_call(lambda g: self._add_waited(g.drain()))
@@ -233,17 +232,17 @@ class Beat:
             self._gpu_call(self._mark_collective)
 
     def _mark_collective(self, gpu: gpu_timing.GpuSpans) -> None:
-        self.coll_event = gpu.begin()
+        self.coll_event = gpu.begin(gpu_timing.COLLECTIVE, self.coll_start)
 
     def collective_exit(self) -> None:
         self.in_collective = False
         _P["in_coll"](self.mm, 0)
         now = time.monotonic()
-        event, self.coll_event = self.coll_event, None
+        span, self.coll_event = self.coll_event, None
         if not self.backward_end:  # else the DDP wait that encloses it counts it
-            self._waited(now - self.coll_start, event)
-        elif event is not None and self.gpu is not None:
-            self.gpu.cancel(event)
+            self._waited(now - self.coll_start, span)
+        elif span is not None and self.gpu is not None:
+            self.gpu.cancel(span)
         self.progress(now)
 
     def forward(self) -> None:

@@ -48,29 +48,36 @@ class Event:
         return (end.t - self.t) * 1000.0
 
 
-def test_a_span_counts_once_the_gpu_is_past_its_end_with_the_longer_of_both_clocks():
+C, D = gpu_timing.COLLECTIVE, gpu_timing.DDP_WAIT
+
+
+def every_span(gpu: Gpu, capturing: Any = lambda: False) -> gpu_timing.GpuSpans:
+    return gpu_timing.GpuSpans(gpu.event, capturing, min_gap_s=0.0)
+
+
+def test_a_span_adds_what_the_gpu_waited_beyond_the_host_once_the_gpu_is_past_it():
     gpu = Gpu()
-    spans = gpu_timing.GpuSpans(gpu.event)
-    start = spans.begin()
+    spans = every_span(gpu)
+    start = spans.begin(C, 0.0)
     gpu.at = 0.4
     spans.end(start, host_s=0.001)  # NCCL returned at once; the GPU waits 0.4 s
     assert spans.drain() == 0.0  # the GPU is not there yet
     gpu.done = 0.4
-    assert spans.drain() == pytest.approx(0.4)
+    assert spans.drain() == pytest.approx(0.399)
     assert spans.drain() == 0.0  # counted once
-    start = spans.begin()
+    start = spans.begin(C, 1.0)
     gpu.at = 0.5
-    spans.end(start, host_s=0.3)  # a barrier: the host waited longer than the GPU span
+    spans.end(start, host_s=0.3)  # a barrier: the host waited as long as the GPU span
     gpu.done = 1.0
-    assert spans.drain() == pytest.approx(0.3)
+    assert spans.drain() == 0.0  # the host time was counted already
 
 
 def test_spans_drain_in_order_and_stop_at_the_first_the_gpu_has_not_reached():
     gpu = Gpu()
-    spans = gpu_timing.GpuSpans(gpu.event)
+    spans = every_span(gpu)
     for begin, end in ((0.0, 0.1), (0.2, 0.5), (0.6, 0.7)):
         gpu.at = begin
-        start = spans.begin()
+        start = spans.begin(C, begin)
         gpu.at = end
         spans.end(start, 0.0)
     gpu.done = 0.55
@@ -79,18 +86,39 @@ def test_spans_drain_in_order_and_stop_at_the_first_the_gpu_has_not_reached():
     assert spans.drain() == pytest.approx(0.1)
 
 
+def test_spans_are_sampled_per_kind_and_a_timed_one_stands_for_those_between():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    timed = []
+    for i in range(10):  # a collective every 30 ms, each waiting 20 ms on the GPU
+        now = i * 0.03
+        gpu.at = now
+        start = spans.begin(C, now)
+        ddp = spans.begin(D, now)  # the other kind is sampled on its own
+        assert ddp is not None or i % 4
+        spans.cancel(ddp)
+        timed.append(start is not None)
+        gpu.at = now + 0.02
+        spans.end(start, 0.0)
+    assert timed == [True, False, False, False, True, False, False, False, True, False]
+    assert gpu.created == 6  # three timed spans; the DDP marks reuse one event
+    gpu.done = 1.0
+    # the first stands for itself, the second for 4, the third for 4; one left untimed
+    assert spans.drain() == pytest.approx(0.02 * 9)
+
+
 def test_events_are_reused_and_the_queue_is_bounded():
     gpu = Gpu()
-    spans = gpu_timing.GpuSpans(gpu.event)
-    for _ in range(gpu_timing.PENDING_MAX + 5):
-        spans.end(spans.begin(), 0.0)
+    spans = every_span(gpu)
+    for i in range(gpu_timing.PENDING_MAX + 5):
+        spans.end(spans.begin(C, i), 0.0)
     assert spans.dropped == 5
     assert gpu.created == 2 * gpu_timing.PENDING_MAX + 2  # the dropped spans' events reused
     gpu.done = 1.0
     spans.drain()
     created = gpu.created
-    for _ in range(10):
-        spans.end(spans.begin(), 0.0)
+    for i in range(10):
+        spans.end(spans.begin(C, 1000 + i), 0.0)
         spans.drain()
     assert gpu.created == created  # from the pool
 
@@ -98,12 +126,12 @@ def test_events_are_reused_and_the_queue_is_bounded():
 def test_nothing_is_recorded_while_a_graph_is_captured():
     gpu = Gpu()
     capturing = [True]
-    spans = gpu_timing.GpuSpans(gpu.event, lambda: capturing[0])
-    start = spans.begin()
+    spans = every_span(gpu, lambda: capturing[0])
+    start = spans.begin(C, 0.0)
     assert start is None and gpu.created == 0
     spans.end(start, 0.2)
     capturing[0] = False
-    start = spans.begin()
+    start = spans.begin(C, 1.0)
     capturing[0] = True
     spans.end(start, 0.2)  # capture began inside the span: dropped, its event kept
     assert spans.dropped == 2 and gpu.created == 1
@@ -113,10 +141,10 @@ def test_nothing_is_recorded_while_a_graph_is_captured():
 
 def test_a_cancelled_span_gives_its_event_back():
     gpu = Gpu()
-    spans = gpu_timing.GpuSpans(gpu.event)
-    spans.cancel(spans.begin())
+    spans = every_span(gpu)
+    spans.cancel(spans.begin(C, 0.0))
     spans.cancel(None)
-    spans.begin()
+    spans.begin(C, 1.0)
     assert gpu.created == 1
 
 
@@ -155,7 +183,7 @@ def beat(tmp_path: Path) -> tuple[rank.Beat, Any, Gpu]:
     reader = beatfile.open_map(path, writable=False)
     beat = rank.Beat(beatfile.open_map(path, writable=True))
     gpu = Gpu()
-    beat.gpu = gpu_timing.GpuSpans(gpu.event)
+    beat.gpu = every_span(gpu)
     return beat, reader, gpu
 
 
