@@ -76,7 +76,8 @@ class GpuSpans:
         self._capturing = capturing
         self._min_gap = min_gap_s
         self._free: list[Event] = []
-        self._pending: deque[tuple[Span, Event, float]] = deque()
+        self.pending: deque[tuple[Span, Event, float]] = deque()
+        """Timed spans whose end the GPU may not have reached yet, oldest first."""
         self._last = [float("-inf"), float("-inf")]
         self._untimed = [0, 0]
         self.dropped = 0
@@ -108,11 +109,11 @@ class GpuSpans:
             return
         event = self._free.pop() if self._free else self._new()
         event.record()
-        if len(self._pending) >= PENDING_MAX:
-            old_start, old_end, _ = self._pending.popleft()
+        if len(self.pending) >= PENDING_MAX:
+            old_start, old_end, _ = self.pending.popleft()
             self._free += (old_start.event, old_end)
             self.dropped += 1
-        self._pending.append((start, event, host_s))
+        self.pending.append((start, event, host_s))
 
     def cancel(self, start: Span | None) -> None:
         """A span begun and not to be counted (another span encloses it)."""
@@ -124,7 +125,7 @@ class GpuSpans:
         end the GPU has reached, oldest first; the rest stay for a later call (the GPU runs
         behind the host).  A timed span's excess counts once for every span it stands for."""
         total = 0.0
-        pending = self._pending
+        pending = self.pending
         while pending:
             start, end, host_s = pending[0]
             if not end.query():

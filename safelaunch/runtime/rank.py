@@ -129,7 +129,7 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
-        if self.gpu is not None:
+        if self.gpu is not None and self.gpu.pending:
             self._drain_gpu()
         self.steps = self.steps + 1 if step is None else int(step)
         _PACK_Q(mm, _OFF_STEP, self.steps)
@@ -145,7 +145,7 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
-        if self.gpu is not None:
+        if self.gpu is not None and self.gpu.pending:
             self._drain_gpu()
         self.optimizer_steps = True
         self.steps += 1
@@ -171,37 +171,35 @@ class Beat:
         last: from here to the optimizer step the rank waits for its peers."""
         if self.enabled:
             self.backward_end = _monotonic()
-            if self.gpu is not None:
-                self._gpu_call(self._mark_backward_end)
-
-    def _mark_backward_end(self, gpu: gpu_timing.GpuSpans) -> None:
-        """(Run in autograd's thread, on the stream backward ran on.)  A backward pass
-        without an optimizer step after it (gradient accumulation) gives its mark up."""
-        before = self.backward_event
-        self.backward_event = gpu.begin(gpu_timing.DDP_WAIT, self.backward_end)
-        gpu.cancel(before)
+            gpu = self.gpu
+            if gpu is not None:
+                before = self.backward_event
+                try:
+                    self.backward_event = gpu.begin(gpu_timing.DDP_WAIT, self.backward_end)
+                except Exception:  # any CUDA failure: time on the host
+                    self.gpu = self.backward_event = None
+                gpu.cancel(before)
 
     def _waited(self, host_s: float, span: gpu_timing.Span | None) -> None:
         """A wait of ``host_s`` host seconds ends now; with GPU timing and ``span`` (its
-        start on the GPU), what the GPU waited beyond that is added once it is past it."""
+        start on the GPU, None for the spans not timed), what the GPU waited beyond that
+        is added once the GPU is past it."""
         self.waited += host_s
-        if span is not None:
-            self._gpu_call(lambda g: g.end(span, host_s))
+        if span is not None and self.gpu is not None:
+            try:
+                self.gpu.end(span, host_s)
+            except Exception:  # any CUDA failure: time on the host
+                self.gpu = None
 
     def _drain_gpu(self) -> None:
-        self._gpu_call(lambda g: self._add_waited(g.drain()))
-
-    def _add_waited(self, seconds: float) -> None:
-        self.waited += seconds
-
-    def _gpu_call(self, fn: Callable[[gpu_timing.GpuSpans], None]) -> None:
-        """``fn(self.gpu)``; a CUDA error (a broken context after a device-side assert)
-        turns GPU timing off for good: the rank's waits are timed on the host from then."""
+        """Adds what the GPU waited in the spans it is past.  A CUDA error anywhere (a broken
+        context after a device-side assert) turns GPU timing off for good: the rank's waits
+        are then timed on the host, as on CPU."""
         gpu = self.gpu
         if gpu is None:
             return
         try:
-            fn(gpu)
+            self.waited += gpu.drain()
         except Exception:  # any CUDA failure: time on the host
             self.gpu = None
 
@@ -228,11 +226,12 @@ class Beat:
         self.coll_start = now = time.monotonic()
         _P["coll_start"](mm, now)
         _P["in_coll"](mm, 1)
-        if self.gpu is not None:
-            self._gpu_call(self._mark_collective)
-
-    def _mark_collective(self, gpu: gpu_timing.GpuSpans) -> None:
-        self.coll_event = gpu.begin(gpu_timing.COLLECTIVE, self.coll_start)
+        gpu = self.gpu
+        if gpu is not None:
+            try:
+                self.coll_event = gpu.begin(gpu_timing.COLLECTIVE, now)
+            except Exception:  # any CUDA failure: time on the host
+                self.gpu = self.coll_event = None
 
     def collective_exit(self) -> None:
         self.in_collective = False
