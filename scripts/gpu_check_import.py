@@ -57,9 +57,10 @@ def clean_bytes(data: bytes, name: str, repo: str) -> bytes:
 
 
 def guess_repo(archive: tarfile.TarFile) -> str:
-    """The checkout's path on the GPU machine, read from a step's output."""
+    """The checkout's path on the GPU machine, read from a step's output or its run's
+    ``command.json`` (the output of a job that names no file of the checkout has none)."""
     for member in archive.getmembers():
-        if member.isfile() and member.name.endswith("/output.txt"):
+        if member.isfile() and member.name.endswith(("/output.txt", "/command.json")):
             handle = archive.extractfile(member)
             text = handle.read(1 << 20).decode(errors="replace") if handle else ""
             found = re.search(r"(/\S+?)/(?:tests/fixtures/gpu|examples)/", text)

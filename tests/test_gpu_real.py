@@ -154,3 +154,50 @@ def test_the_real_environment_report_reads_and_cuts_long_values():
     assert len(require) > envinfo.MAX_SHOWN_VALUE and require not in text
     assert f"... ({len(require)} characters; --json shows it whole)" in text
     assert "  - NVIDIA_VISIBLE_DEVICES=0\n" in text
+
+
+STRAGGLERS = H200.parent / "h200-torch2.11-stragglers"
+"""Two NCCL ranks on the H200, rank 1 slowed from step 300 (``gpu_fault.py --mode slow``):
+``mps/`` with CUDA's multi-process service (the ranks' kernels run side by side, as on GPUs of
+their own), ``shared-gpu/`` without it (the ranks' kernels take turns on the GPU)."""
+
+
+def _summary(run: str) -> dict:
+    import json
+
+    return json.loads((STRAGGLERS / run / "summary.json").read_text())
+
+
+@pytest.mark.parametrize("run", ["mps/nccl-straggler-2x", "mps/nccl-straggler-1.3x",
+                                 "shared-gpu/nccl-straggler-2x",
+                                 "shared-gpu/nccl-straggler-1.3x"])
+def test_a_slowed_nccl_rank_was_named_from_its_peers_gpu_timed_waits(run: str):
+    summary = _summary(run)
+    assert summary["status"] == "succeeded"
+    (named,) = summary["stragglers"]
+    assert named["rank"] == 1 and named["waiting_ranks"] == [0]
+    assert named["ratio"] >= 1.15 and named["wait_share"] - named["own_wait_share"] >= 0.10
+    assert f"straggler: {named['text']}" in (STRAGGLERS / f"{run}.txt").read_text()
+
+
+def test_a_steady_nccl_run_named_no_straggler():
+    assert _summary("mps/nccl-steady")["stragglers"] == []
+
+
+def test_host_timing_alone_missed_the_nccl_straggler():
+    """The same 2x run with ``SAFELAUNCH_GPU_WAIT_TIMING=0``: what safelaunch saw before."""
+    summary = _summary("shared-gpu/nccl-straggler-2x-host-timing")
+    assert summary["status"] == "succeeded" and summary["stragglers"] == []
+
+
+def test_on_a_time_shared_gpu_the_peers_waits_are_inflated():
+    """Without MPS the ranks' kernels take turns, so each rank's GPU also waits for the
+    other's turn: the slowed rank's own share is 20 % or more there, 3 to 4 % with MPS.  A
+    steady run on the time-shared GPU was once named a 1.2x straggler (44 % against 30 %);
+    ranks on GPUs of their own do not take turns."""
+    for factor in ("2x", "1.3x"):
+        shared = _summary(f"shared-gpu/nccl-straggler-{factor}")["stragglers"][0]
+        side_by_side = _summary(f"mps/nccl-straggler-{factor}")["stragglers"][0]
+        assert shared["own_wait_share"] >= 0.2 > 0.05 >= side_by_side["own_wait_share"]
+    (false,) = _summary("shared-gpu/nccl-steady")["stragglers"]
+    assert false["own_wait_share"] >= 0.25

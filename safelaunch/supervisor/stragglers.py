@@ -20,10 +20,10 @@ has caught up for ``CONFIRM`` readings in a row, and may be named again after th
 that every rank does slowly together (warm-up, evaluation, checkpoints) raise every rank's
 compute alike, so the ratio stays near 1.  Fewer than two ranks: nothing to compare.
 
-What it sees is what the ranks' host threads see: on CPU (gloo) a rank waits inside the
-collective; with NCCL on a GPU the host thread does not wait in a collective (the GPU does),
-so a rank that is slow on its GPU shows as no straggler here.  Only the ranks of one node
-are compared (a multi-node job compares the ranks within each node).
+On CPU (gloo) a rank waits inside the collective, so the waits are host time; with NCCL the
+host thread does not wait there (the GPU does), and the rank runtime times the same spans on
+the GPU (``runtime/gpu_timing``), so ``step_wait`` means the same on both.  Only the ranks
+of one node are compared (a multi-node job compares the ranks within each node).
 """
 
 from __future__ import annotations
