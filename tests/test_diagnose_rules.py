@@ -359,6 +359,18 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    import cpu_adam\nImportError: /opt/conda/lib/libstdc++.so.6: version "
         "`GLIBCXX_3.4.30' not found (required by /root/.cache/torch_extensions/cpu_adam.so)\n",
         "GLIBCXX_3.4.30 found in /usr/lib/x86_64-linux-gnu/libstdc++.so.6\n"),
+    "deepspeed-prepare-no-dataloader": (
+        TRACE + "    model, optimizer = accelerator.prepare(model, optimizer)\nValueError: When "
+        "using DeepSpeed `accelerate.prepare()` requires you to pass at least one of training "
+        "or evaluation dataloaders or alternatively set an integer value in "
+        "`train_micro_batch_size_per_gpu` in the deepspeed config file\n",
+        "accelerate.prepare() got the training dataloader; DeepSpeed micro-batch 8\n"),
+    "cuda-toolkit-mismatch": (
+        TRACE + "    raise RuntimeError(CUDA_MISMATCH_MESSAGE.format(cuda_str_version, "
+        "torch.version.cuda))\nRuntimeError:\nThe detected CUDA version (12.4) mismatches "
+        "the version that was used to compile\nPyTorch (11.8). Please make sure to use the "
+        "same CUDA versions.\n",
+        "Installed CUDA version 12.1 matches the version torch was compiled with\n"),
     "nccl-exit-abort": (
         "[exiting program at iteration 1000]\nterminate called after throwing an instance of "
         "'c10::CUDAError'\n  what():  CUDA error: driver shutting down\nframe #3: "
