@@ -57,13 +57,13 @@ MIN_GAP_S = 0.1
 
 
 class Span:
-    """A timed span's start: its event and the spans of its kind it stands for."""
+    """A timed span's start: its event and its kind."""
 
-    __slots__ = ("count", "event")
+    __slots__ = ("event", "kind")
 
-    def __init__(self, event: Event, count: int) -> None:
+    def __init__(self, event: Event, kind: int) -> None:
         self.event = event
-        self.count = count
+        self.kind = kind
 
 
 class GpuSpans:
@@ -76,10 +76,12 @@ class GpuSpans:
         self._capturing = capturing
         self._min_gap = min_gap_s
         self._free: list[Event] = []
-        self.pending: deque[tuple[Span, Event, float]] = deque()
-        """Timed spans whose end the GPU may not have reached yet, oldest first."""
+        self.pending: deque[tuple[Span, Event, float, int]] = deque()
+        """Timed spans whose end the GPU may not have reached yet, oldest first, with the
+        number of spans of their kind each stands for."""
         self._last = [float("-inf"), float("-inf")]
         self._untimed = [0, 0]
+        """Spans of each kind ended untimed since the last timed one ended."""
         self.dropped = 0
         """Spans given up: the queue was full, or a graph was being captured."""
 
@@ -88,7 +90,6 @@ class GpuSpans:
         current stream) unless one of its kind was timed less than the gap ago, or a graph
         is being captured (None: the span counts its host time only)."""
         if now - self._last[kind] < self._min_gap:
-            self._untimed[kind] += 1
             return None
         if self._capturing():
             self.dropped += 1
@@ -96,13 +97,25 @@ class GpuSpans:
         event = self._free.pop() if self._free else self._new()
         event.record()
         self._last[kind] = now
-        count, self._untimed[kind] = self._untimed[kind] + 1, 0
-        return Span(event, count)
+        return Span(event, kind)
 
-    def end(self, start: Span | None, host_s: float) -> None:
-        """The span from ``start`` to now; ``host_s``: what the host waited in it."""
+    def restart(self, start: Span) -> Span | None:
+        """``start`` begins again now (a later backward pass before the same optimizer
+        step: the wait starts at the last one)."""
+        if self._capturing():
+            self.cancel(start)
+            self.dropped += 1
+            return None
+        start.event.record()
+        return start
+
+    def end(self, start: Span | None, host_s: float, kind: int) -> None:
+        """A span of ``kind`` ends now; ``host_s``: what the host waited in it.  An untimed
+        one (``start`` None) is counted for the next timed span of its kind to stand for."""
         if start is None:
+            self._untimed[kind] += 1
             return
+        count, self._untimed[kind] = self._untimed[kind] + 1, 0
         if self._capturing():
             self.cancel(start)
             self.dropped += 1
@@ -110,10 +123,10 @@ class GpuSpans:
         event = self._free.pop() if self._free else self._new()
         event.record()
         if len(self.pending) >= PENDING_MAX:
-            old_start, old_end, _ = self.pending.popleft()
+            old_start, old_end, _, _ = self.pending.popleft()
             self._free += (old_start.event, old_end)
             self.dropped += 1
-        self.pending.append((start, event, host_s))
+        self.pending.append((start, event, host_s, count))
 
     def cancel(self, start: Span | None) -> None:
         """A span begun and not to be counted (another span encloses it)."""
@@ -127,13 +140,13 @@ class GpuSpans:
         total = 0.0
         pending = self.pending
         while pending:
-            start, end, host_s = pending[0]
+            start, end, host_s, count = pending[0]
             if not end.query():
                 break
             pending.popleft()
             excess = start.event.elapsed_time(end) / 1000.0 - host_s
             if excess > 0:
-                total += excess * start.count
+                total += excess * count
             self._free += (start.event, end)
         return total
 

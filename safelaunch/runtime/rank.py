@@ -162,7 +162,7 @@ class Beat:
         all_reduce that needs every rank) ends here."""
         end = self.backward_end
         if end:
-            self._waited(_monotonic() - end, self.backward_event)
+            self._waited(_monotonic() - end, self.backward_event, gpu_timing.DDP_WAIT)
             self.backward_end = 0.0
             self.backward_event = None
 
@@ -174,20 +174,20 @@ class Beat:
             gpu = self.gpu
             if gpu is not None:
                 before = self.backward_event
-                try:
-                    self.backward_event = gpu.begin(gpu_timing.DDP_WAIT, self.backward_end)
+                try:  # a later backward pass (gradient accumulation) moves the mark
+                    self.backward_event = (gpu.begin(gpu_timing.DDP_WAIT, self.backward_end)
+                                           if before is None else gpu.restart(before))
                 except Exception:  # any CUDA failure: time on the host
                     self.gpu = self.backward_event = None
-                gpu.cancel(before)
 
-    def _waited(self, host_s: float, span: gpu_timing.Span | None) -> None:
-        """A wait of ``host_s`` host seconds ends now; with GPU timing and ``span`` (its
-        start on the GPU, None for the spans not timed), what the GPU waited beyond that
-        is added once the GPU is past it."""
+    def _waited(self, host_s: float, span: gpu_timing.Span | None, kind: int) -> None:
+        """A wait of ``host_s`` host seconds ends now; with GPU timing, what the GPU waited
+        beyond that in ``span`` (its start on the GPU; None: not timed, stood for by the
+        next timed span of its ``kind``) is added once the GPU is past it."""
         self.waited += host_s
-        if span is not None and self.gpu is not None:
+        if self.gpu is not None:
             try:
-                self.gpu.end(span, host_s)
+                self.gpu.end(span, host_s, kind)
             except Exception:  # any CUDA failure: time on the host
                 self.gpu = None
 
@@ -227,7 +227,7 @@ class Beat:
         _P["coll_start"](mm, now)
         _P["in_coll"](mm, 1)
         gpu = self.gpu
-        if gpu is not None:
+        if gpu is not None and not self.backward_end:  # else DDP's wait encloses it
             try:
                 self.coll_event = gpu.begin(gpu_timing.COLLECTIVE, now)
             except Exception:  # any CUDA failure: time on the host
@@ -239,7 +239,7 @@ class Beat:
         now = time.monotonic()
         span, self.coll_event = self.coll_event, None
         if not self.backward_end:  # else the DDP wait that encloses it counts it
-            self._waited(now - self.coll_start, span)
+            self._waited(now - self.coll_start, span, gpu_timing.COLLECTIVE)
         elif span is not None and self.gpu is not None:
             self.gpu.cancel(span)
         self.progress(now)

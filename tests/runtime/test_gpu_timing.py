@@ -60,14 +60,14 @@ def test_a_span_adds_what_the_gpu_waited_beyond_the_host_once_the_gpu_is_past_it
     spans = every_span(gpu)
     start = spans.begin(C, 0.0)
     gpu.at = 0.4
-    spans.end(start, host_s=0.001)  # NCCL returned at once; the GPU waits 0.4 s
+    spans.end(start, 0.001, C)  # NCCL returned at once; the GPU waits 0.4 s
     assert spans.drain() == 0.0  # the GPU is not there yet
     gpu.done = 0.4
     assert spans.drain() == pytest.approx(0.399)
     assert spans.drain() == 0.0  # counted once
     start = spans.begin(C, 1.0)
     gpu.at = 0.5
-    spans.end(start, host_s=0.3)  # a barrier: the host waited as long as the GPU span
+    spans.end(start, 0.3, C)  # a barrier: the host waited as long as the GPU span
     gpu.done = 1.0
     assert spans.drain() == 0.0  # the host time was counted already
 
@@ -79,7 +79,7 @@ def test_spans_drain_in_order_and_stop_at_the_first_the_gpu_has_not_reached():
         gpu.at = begin
         start = spans.begin(C, begin)
         gpu.at = end
-        spans.end(start, 0.0)
+        spans.end(start, 0.0, C)
     gpu.done = 0.55
     assert spans.drain() == pytest.approx(0.1 + 0.3)
     gpu.done = 0.7
@@ -99,7 +99,7 @@ def test_spans_are_sampled_per_kind_and_a_timed_one_stands_for_those_between():
         spans.cancel(ddp)
         timed.append(start is not None)
         gpu.at = now + 0.02
-        spans.end(start, 0.0)
+        spans.end(start, 0.0, C)
     assert timed == [True, False, False, False, True, False, False, False, True, False]
     assert gpu.created == 6  # three timed spans; the DDP marks reuse one event
     gpu.done = 1.0
@@ -111,14 +111,14 @@ def test_events_are_reused_and_the_queue_is_bounded():
     gpu = Gpu()
     spans = every_span(gpu)
     for i in range(gpu_timing.PENDING_MAX + 5):
-        spans.end(spans.begin(C, i), 0.0)
+        spans.end(spans.begin(C, i), 0.0, C)
     assert spans.dropped == 5
     assert gpu.created == 2 * gpu_timing.PENDING_MAX + 2  # the dropped spans' events reused
     gpu.done = 1.0
     spans.drain()
     created = gpu.created
     for i in range(10):
-        spans.end(spans.begin(C, 1000 + i), 0.0)
+        spans.end(spans.begin(C, 1000 + i), 0.0, C)
         spans.drain()
     assert gpu.created == created  # from the pool
 
@@ -129,11 +129,11 @@ def test_nothing_is_recorded_while_a_graph_is_captured():
     spans = every_span(gpu, lambda: capturing[0])
     start = spans.begin(C, 0.0)
     assert start is None and gpu.created == 0
-    spans.end(start, 0.2)
+    spans.end(start, 0.2, C)
     capturing[0] = False
     start = spans.begin(C, 1.0)
     capturing[0] = True
-    spans.end(start, 0.2)  # capture began inside the span: dropped, its event kept
+    spans.end(start, 0.2, C)  # capture began inside the span: dropped, its event kept
     assert spans.dropped == 2 and gpu.created == 1
     gpu.done = 1.0
     assert spans.drain() == 0.0
@@ -231,6 +231,29 @@ def test_gradient_accumulation_keeps_the_last_backward_mark(beat):
     assert gpu.created == 2  # the first mark's event went back to the pool: the span's end
     b.backward_done()
     assert gpu.created == 2
+
+
+def test_a_sampled_ddp_wait_is_timed_from_the_last_backward_pass(beat):
+    """Gradient accumulation with micro-batches closer than the sampling gap: the timed
+    mark moves to the last backward pass instead of being given up for an untimed one."""
+    b, reader, gpu = beat
+    b.gpu = gpu_timing.GpuSpans(gpu.event, min_gap_s=3600.0)
+    b.backward_done()
+    gpu.at = 0.5
+    b.backward_done()  # within the gap: no new span, the timed mark moves here
+    gpu.at = 0.7
+    b.optimizer_step_begin()
+    gpu.done = 1.0
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(0.2, abs=0.05)
+
+
+def test_a_collective_inside_ddps_wait_is_not_timed_apart(beat):
+    b, _reader, gpu = beat
+    b.backward_done()
+    b.collective_enter("all_reduce")
+    assert b.coll_event is None and gpu.created == 1  # only the DDP wait's mark
+    b.collective_exit()
 
 
 def test_a_cuda_error_turns_gpu_timing_off_and_the_host_times_the_waits(beat):
