@@ -28,6 +28,7 @@ from safelaunch.config import (
 )
 from safelaunch.console import Console
 from safelaunch.errors import SafelaunchError, UsageError
+from safelaunch.heap import imports_frozen
 from safelaunch.option_types import Count, NprocType, Seconds
 from safelaunch.plan import build_plan, check_entrypoint
 from safelaunch.terminal import printable
@@ -91,10 +92,11 @@ def run_command(ctx: click.Context, /, script: str, script_args: tuple[str, ...]
     run_config = RunConfig(script=script, script_args=tuple(script_args),
                            config_file=ctx.meta.get("safelaunch.config_file"), **opts)
     check_entrypoint(run_config, Path.cwd())
-    require_supported_torch()  # before anything that imports torch's engine
-    from safelaunch.pipeline import run_job
-    from safelaunch.report import render_summary
-    from safelaunch.supervisor.engine import single_node_store
+    with imports_frozen():
+        require_supported_torch()  # before anything that imports torch's engine
+        from safelaunch.pipeline import run_job
+        from safelaunch.report import render_summary
+        from safelaunch.supervisor.engine import single_node_store
 
     plan = build_plan(run_config, now=datetime.now(timezone.utc),
                       short_id=secrets.token_hex(3), cwd=Path.cwd(),
@@ -142,10 +144,11 @@ def minimal_test_command(ctx: click.Context, /, backend: str, timeout: float, ba
 
     Exits 0 when every step passed on every rank, 125 otherwise.
     """
-    require_supported_torch()
-    from safelaunch.minimal_test import driver
-    from safelaunch.plan import run_location
-    from safelaunch.supervisor.rundir import create_run_dir, write_json
+    with imports_frozen():
+        require_supported_torch()
+        from safelaunch.minimal_test import driver
+        from safelaunch.plan import run_location
+        from safelaunch.supervisor.rundir import create_run_dir, write_json
 
     config = _topology_config(opts)
     _, where, _ = run_location(config, now=datetime.now(timezone.utc),
