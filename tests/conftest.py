@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import stat
@@ -180,6 +181,13 @@ def pytest_configure(config: pytest.Config) -> None:
         import compileall
 
         compileall.compile_dir(Path(__file__).resolve().parents[1] / "safelaunch", quiet=1)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Every module the tests import is loaded now (torch's too): freeze them, so that the
+    cycle collector, which runs thousands of times in a suite, no longer walks torch's
+    objects at each full collection (as the launcher does, ``safelaunch/heap.py``)."""
+    gc.freeze()
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
