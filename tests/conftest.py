@@ -6,6 +6,7 @@ import contextlib
 import gc
 import json
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -174,9 +175,16 @@ PROCESS_FIXTURES = {"spawn", "server", "servers"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Byte-compile the package once, as a regular install does: the suite starts safelaunch
-    hundreds of times (launchers, reapers, every rank's runtime), and an editable install
-    where PYTHONDONTWRITEBYTECODE is set would compile each of its modules in each of them."""
+    """SIGINT as a terminal gives it; the package byte-compiled once, as a regular install
+    does: the suite starts safelaunch hundreds of times (launchers, reapers, every rank's
+    runtime), and an editable install where PYTHONDONTWRITEBYTECODE is set would compile
+    each of its modules in each of them."""
+    # A suite started in the background by a shell without job control (`nohup pytest &`)
+    # inherits SIGINT ignored, and so would every process it starts: the tests that press
+    # Ctrl-C on safelaunch would wait for nothing.  A handler (unlike "ignored") is reset to
+    # the default in each child.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         import compileall
 
