@@ -46,7 +46,7 @@ _TOKEN_SHAPES = (
 # Every pattern here is linear in the text (a rank's output line can be megabytes; this runs
 # on the live path): a repeat that does not end the pattern is fenced by characters outside
 # it, and each attempt starts where no earlier attempt's run can have passed (see
-# tests/test_regex_linear.py).
+# tests/diagnose/test_regex_linear.py).
 
 # ://user:PASSWORD@host, the scheme just before: group 1 is '://user:' (a user may hold '@',
 # an e-mail address).  The password is found by ``_url_password``, not by the pattern: it

@@ -16,7 +16,7 @@ could clear the summary it is quoted in.  So:
   rank's line or safelaunch's own.  Everything else is handled as ``printable`` does.
 
 Both are one regular-expression pass, linear in the text (every repeat is fenced by ``ESC``
-or the sequence's final byte, see ``tests/test_regex_linear.py``).
+or the sequence's final byte, see ``tests/diagnose/test_regex_linear.py``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ one character class (``'a' * N``, ``'ibv_' + 'a' * N``, ``'://' + 'a' * N``,
 ``('eyJ-') * N``, ...), uncut: diagnose cuts lines at 4 KB, the log collector does not.
 Prints the slowest patterns and the worst line for each.  The budget is 50 ms per pattern.
 
-``tests/test_regex_linear.py`` imports the collection and the line builder from here.
+``tests/diagnose/test_regex_linear.py`` imports the collection and the line builder from here.
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ def capture(ranks: dict[int, tuple[int, bool, bool]], stack_dir: Path,
 
 
 # Frame lines are read in time linear in their length (a native frame of templated C++ runs
-# to kilobytes): tests/test_regex_linear.py checks every pattern's shape.
+# to kilobytes): tests/diagnose/test_regex_linear.py checks every pattern's shape.
 _SPY_TAIL = re.compile(r":(\d+)\)\s*$")
 _FH_FRAME = re.compile(r'^\s+File "(.{1,4096}?)", line (\d+) in (.+)$')
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from safelaunch.diagnose import diagnose, from_run_dir
 
-RUN = Path(__file__).parent / "fixtures" / "runs" / "raised-then-aborted"
+RUN = Path(__file__).parents[1] / "fixtures" / "runs" / "raised-then-aborted"
 
 
 def test_the_exception_before_the_abort_is_the_cause():

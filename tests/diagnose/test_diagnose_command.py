@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from test_diagnose_rules import TORCHRUN_FAILURE
+from test_rules import TORCHRUN_FAILURE
 
 from conftest import FAULT, FIXTURES, safelaunch_cmd
 

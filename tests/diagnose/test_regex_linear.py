@@ -28,7 +28,7 @@ import pytest
 
 from safelaunch.redact import REDACTED, mask_shapes, mask_shapes_bytes
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import bench_regex
 
 try:  # Python 3.11+

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "zoo"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "zoo"))
 import corpus_add
 import corpus_score
 

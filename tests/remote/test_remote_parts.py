@@ -264,7 +264,7 @@ def _evil_agent(tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> A
     evil_dir = tmp_path / "evil"
     evil_dir.mkdir()
     evil = evil_dir / "python"
-    fixture = Path(__file__).parent / "fixtures" / "evil_python.py"
+    fixture = Path(__file__).parents[1] / "fixtures" / "evil_python.py"
     evil.write_text(f"#!{sys.executable}\n" + fixture.read_text())
     evil.chmod(0o755)
     (evil_dir / "evil_mode").write_text(mode)

@@ -5,7 +5,7 @@ text is searched for each keyword."""
 from __future__ import annotations
 
 import pytest
-from test_diagnose_rules import CASES
+from test_rules import CASES
 
 from safelaunch.diagnose import diagnose, engine, from_text
 

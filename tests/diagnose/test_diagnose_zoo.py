@@ -11,7 +11,7 @@ import pytest
 
 from safelaunch.diagnose import diagnose, load
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "zoo"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "zoo"))
 import score
 
 TABLE = score.expectations()
