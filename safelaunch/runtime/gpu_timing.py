@@ -94,17 +94,14 @@ class GpuSpans:
         if self._capturing():
             self.dropped += 1
             return None
-        event = self._free.pop() if self._free else self._new()
-        event.record()
+        event = self._recorded()
         self._last[kind] = now
         return Span(event, kind)
 
     def restart(self, start: Span) -> Span | None:
         """``start`` begins again now (a later backward pass before the same optimizer
         step: the wait starts at the last one)."""
-        if self._capturing():
-            self.cancel(start)
-            self.dropped += 1
+        if self._given_up_in_capture(start):
             return None
         start.event.record()
         return start
@@ -116,17 +113,28 @@ class GpuSpans:
             self._untimed[kind] += 1
             return
         count, self._untimed[kind] = self._untimed[kind] + 1, 0
-        if self._capturing():
-            self.cancel(start)
-            self.dropped += 1
+        if self._given_up_in_capture(start):
             return
-        event = self._free.pop() if self._free else self._new()
-        event.record()
+        event = self._recorded()
         if len(self.pending) >= PENDING_MAX:
             old_start, old_end, _, _ = self.pending.popleft()
             self._free += (old_start.event, old_end)
             self.dropped += 1
         self.pending.append((start, event, host_s, count))
+
+    def _recorded(self) -> Event:
+        """An event from the pool (a new one if it is empty), recorded now."""
+        event = self._free.pop() if self._free else self._new()
+        event.record()
+        return event
+
+    def _given_up_in_capture(self, start: Span) -> bool:
+        """While a CUDA graph is captured no event may be recorded: the span is dropped."""
+        if not self._capturing():
+            return False
+        self.cancel(start)
+        self.dropped += 1
+        return True
 
     def cancel(self, start: Span | None) -> None:
         """A span begun and not to be counted (another span encloses it)."""

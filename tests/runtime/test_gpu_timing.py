@@ -218,11 +218,16 @@ def test_the_ddp_wait_is_timed_on_the_gpu_and_encloses_collectives(beat):
     assert _published_wait(reader) == pytest.approx(0.6, abs=0.05)
 
 
-def test_gradient_accumulation_keeps_the_last_backward_mark(beat):
+@pytest.mark.parametrize("min_gap_s", [0.0, 3600.0], ids=["every span", "sampled"])
+def test_gradient_accumulation_keeps_the_last_backward_mark(beat, min_gap_s):
+    """Gradient accumulation: the timed mark moves to the last backward pass, whether every
+    span is timed or the micro-batches come closer than the sampling gap (then the mark is
+    not given up for an untimed one)."""
     b, reader, gpu = beat
+    b.gpu = gpu_timing.GpuSpans(gpu.event, min_gap_s=min_gap_s)
     b.backward_done()
     gpu.at = 0.5
-    b.backward_done()  # a second micro-batch's backward pass
+    b.backward_done()  # a second micro-batch's backward pass: the mark moves here
     gpu.at = 0.7
     b.optimizer_step_begin()
     gpu.done = 1.0
@@ -231,21 +236,6 @@ def test_gradient_accumulation_keeps_the_last_backward_mark(beat):
     assert gpu.created == 2  # the first mark's event went back to the pool: the span's end
     b.backward_done()
     assert gpu.created == 2
-
-
-def test_a_sampled_ddp_wait_is_timed_from_the_last_backward_pass(beat):
-    """Gradient accumulation with micro-batches closer than the sampling gap: the timed
-    mark moves to the last backward pass instead of being given up for an untimed one."""
-    b, reader, gpu = beat
-    b.gpu = gpu_timing.GpuSpans(gpu.event, min_gap_s=3600.0)
-    b.backward_done()
-    gpu.at = 0.5
-    b.backward_done()  # within the gap: no new span, the timed mark moves here
-    gpu.at = 0.7
-    b.optimizer_step_begin()
-    gpu.done = 1.0
-    b.optimizer_step()
-    assert _published_wait(reader) == pytest.approx(0.2, abs=0.05)
 
 
 def test_a_collective_inside_ddps_wait_is_not_timed_apart(beat):
