@@ -22,7 +22,10 @@ Failure reports give the root-cause rank and its exit code or signal: torchrun's
 ``failed (exitcode: -11) local_rank: 1`` line, DeepSpeed's ``Process N exits with return code``
 (with the pid taken from its ``process N spawned with command`` line), ``srun: error: ...
 task 1: ...``, ``torch.multiprocessing.spawn``'s ``process 1 terminated with signal SIGKILL``
-(also what Lightning's own launcher raises) and the shell's ``Segmentation fault``/``Killed``.
+(also what Lightning's own launcher raises), Python's ``CalledProcessError`` (``Command
+'[...]' died with <Signals.SIGKILL: 9>.``, which ``accelerate launch`` raises) and the shell's
+``Segmentation fault``/``Killed``.  A pod Kubernetes reports ``OOMKilled`` is a failure, and
+an OOM kill on record, like Slurm's and the kernel's.
 Any of them, a Python traceback or a ``Signal 9 (SIGKILL) received by PID`` makes a log a
 failing one.
 """
@@ -63,10 +66,16 @@ SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SI
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
-              re.compile(r"ut of memory: Killed process \d"))
-"""The kernel's or the cgroup's own record of an OOM kill, as Slurm or dmesg quote it (each
-begins with literal text: a 100 MB log is searched at memchr speed)."""
+              re.compile(r"ut of memory: Killed process \d"),
+              re.compile(r"OOMKilled(?![\"']?\s{0,4}:\s{0,4}false)"))
+"""The kernel's or the cgroup's own record of an OOM kill, as Slurm, dmesg or Kubernetes
+(``Reason: OOMKilled``; not docker inspect's ``"OOMKilled": false``) quote it (each begins
+with literal text: a 100 MB log is searched at memchr speed)."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
+CALLED_PROCESS = re.compile(r"Command '[^\n]{1,3000}?' (?:died with <Signals\.(SIG[A-Z0-9]{1,12}): "
+                            r"\d{1,3}>|returned non-zero exit status (\d{1,4}))\.")
+"""Python's ``CalledProcessError``, which wrappers that run the launcher or a rank with
+``subprocess.run(check=True)`` raise (``accelerate launch`` among them)."""
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
 FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
@@ -75,7 +84,7 @@ FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal
                  "ProcessRaisedException")
 # Each starts with literal text, so the regex engine scans for it at memchr speed.
 FAILING_LINES = [re.compile(r"\nKilled\n"), re.compile(r"exits with return code = -?[1-9]"),
-                 re.compile(r"failed \(exitcode: -?[1-9]")]
+                 re.compile(r"failed \(exitcode: -?[1-9]"), OOM_RECORD[2]]
 
 
 def label_style(text: str) -> bool:
@@ -129,6 +138,7 @@ SHAPES = [
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
+               r"|OOMKilled(?![\"']?\s{0,4}:\s{0,4}false)"
                r"|A worker died or was killed|Unable to determine the device handle"),
 ]
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
@@ -281,6 +291,17 @@ def _spawn_exited(text: str, report: Report) -> bool:
     return True
 
 
+def _called_process(text: str, report: Report) -> bool:
+    """``Command '[...]' died with <Signals.SIGKILL: 9>.`` or ``... returned non-zero exit
+    status 1.``: an exit or a signal, no rank."""
+    if not (called := CALLED_PROCESS.search(text)):
+        return False
+    name, status = called.group(1), called.group(2)
+    number = _signal_number(name) if name else None
+    report.returncode = -number if number else int(status) if status else None
+    return True
+
+
 def _signal_received(text: str, report: Report) -> bool:
     """``Signal 9 (SIGKILL) received by PID``: a signal, no rank."""
     if not (received := SIGNAL_RECEIVED.search(text)):
@@ -291,7 +312,7 @@ def _signal_received(text: str, report: Report) -> bool:
 
 ROOT_CAUSE_READERS: tuple[Callable[[str, Report], bool], ...] = (
     _safelaunch_row, _child_failed_block, _elastic_failed, _deepspeed_exit, _srun_task,
-    _spawn_exited, _signal_received)
+    _spawn_exited, _called_process, _signal_received)
 """The launchers' failure reports, most specific first: the first found gives the root
 cause (each reader fills the report and says whether it found its report)."""
 

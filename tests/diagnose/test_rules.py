@@ -376,6 +376,97 @@ CASES: dict[str, tuple[str, str]] = {
         "'c10::CUDAError'\n  what():  CUDA error: driver shutting down\nframe #3: "
         "c10d::ProcessGroupNCCL::workCleanupLoop() + 0x11d\n",
         "driver 535.104.05 up; shutting down the data loader workers\n"),
+    # the messages below are nvidia-smi's, the CUDA runtime's (cudaGetErrorString),
+    # cuBLAS/cuDNN's status names, torch's own (reducer.cpp, serialization.py,
+    # inline_container.cc), NumPy's, huggingface_hub's and gloo's tcp/pair.cc, as they print them
+    "driver-library-mismatch": (
+        "$ nvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n"
+        "NVML library version: 550.127\n",
+        "NVML initialized: driver 550.127.05, library 550.127.05\n"),
+    "fabric-manager-not-running": (
+        TRACE + "    torch.cuda.set_device(local_rank)\n  File \"/usr/local/lib/python3.10/"
+        "dist-packages/torch/cuda/__init__.py\", line 302, in _lazy_init\n    "
+        "torch._C._cuda_init()\nRuntimeError: Unexpected error from cudaGetDeviceCount(). Did "
+        "you run some cuda functions before calling NumCudaDevices() that might have already "
+        "set an error? Error 802: system not yet initialized\n",
+        "nvidia-fabricmanager: fabric state: initialized; system initialized\n"),
+    "gpu-busy": (
+        TRACE + "    model = model.to(device)\nRuntimeError: CUDA error: CUDA-capable device(s) "
+        "is/are busy or unavailable\nCUDA kernel errors might be asynchronously reported at "
+        "some other API call, so the stacktrace below might be incorrect.\n",
+        "GPU 0 was busy for 20 ms with data loading; devices available: 8\n"),
+    "cuda-library-init": (
+        TRACE + "    loss = model(x).sum()\n  File \"/venv/lib/python3.10/site-packages/torch/nn/"
+        "modules/linear.py\", line 116, in forward\n    return F.linear(input, self.weight, "
+        "self.bias)\nRuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling "
+        "`cublasCreate(handle)`\n",
+        "cuBLAS handle created; cuDNN 9.1 initialized (benchmark mode)\n"),
+    "ddp-static-graph": (
+        TRACE + "    loss.backward()\nRuntimeError: Expected to have finished reduction in the "
+        "prior iteration before starting a new one. This error indicates that your training "
+        "graph has changed in this iteration, e.g., one parameter is used in first iteration, "
+        "but then got unused in the second iteration. this is not compatible with static_graph "
+        "set to True.\nParameter indices which did not receive grad for rank 1: 125 126\n",
+        "DDP: static_graph=True, graph unchanged over 1000 iterations\n"),
+    "autograd-graph-freed": (
+        TRACE + "    loss.backward()\nRuntimeError: Trying to backward through the graph a "
+        "second time (or directly access saved tensors after they have already been freed). "
+        "Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a "
+        "second time or if you need to access saved tensors after calling backward.\n",
+        "hidden state detached; backward through the graph of this step only\n"),
+    "checkpoint-corrupt": (
+        TRACE + "    state = torch.load(args.resume, map_location='cpu')\n  File \"/venv/lib/"
+        "python3.10/site-packages/torch/serialization.py\", line 1004, in load\n    with "
+        "_open_zip_file_reader(opened_file) as opened_zipfile:\n  File \"/venv/lib/python3.10/"
+        "site-packages/torch/serialization.py\", line 456, in __init__\n    super().__init__("
+        "torch._C.PyTorchFileReader(name_or_buffer))\nRuntimeError: PytorchStreamReader failed "
+        "reading zip archive: failed finding central directory\n",
+        "checkpoint checkpoints/last.pt read: zip archive with 312 records, central directory "
+        "found\n"),
+    "torch-load-weights-only": (
+        TRACE + "    ckpt = torch.load(path, map_location='cpu')\n_pickle.UnpicklingError: "
+        "Weights only load failed. This file can still be loaded, to do so you have two "
+        "options, do those steps only if you trust the source of the checkpoint.\n\t(1) In "
+        "PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+        "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` set "
+        "to `False` will likely succeed, but it can result in arbitrary code execution. Do it "
+        "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with "
+        "`weights_only=True` please check the recommended steps in the following error message."
+        "\n\tWeightsUnpickler error: Unsupported global: GLOBAL argparse.Namespace was not an "
+        "allowed global by default.\n",
+        "torch.load(path, weights_only=True): 212 tensors loaded\n"),
+    "numpy-abi": (
+        "\nA module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may "
+        "crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with "
+        "NumPy 2.0.\nSome module may need to rebuild instead e.g. with 'pybind11>=2.12'.\n"
+        + TRACE + "    import cv2\nImportError: numpy.core.multiarray failed to import\n",
+        "numpy 2.1.3 and opencv 4.10 compiled against NumPy 2.0: imported\n"),
+    "model-hub-unreachable": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(args.model)\nOSError: We "
+        "couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in "
+        "the cached files and it looks like meta-llama/Llama-3.1-8B is not the path to a "
+        "directory containing a file named config.json.\nCheckout your internet connection or "
+        "see how to run the library in offline mode at 'https://huggingface.co/docs/"
+        "transformers/installation#offline-mode'.\n",
+        "Loading meta-llama/Llama-3.1-8B from the cache (HF_HUB_OFFLINE=1): config.json found\n"),
+    "model-hub-gated": (
+        TRACE + "    tokenizer = AutoTokenizer.from_pretrained(args.model)\nOSError: You are "
+        "trying to access a gated repo.\nMake sure to have access to it at "
+        "https://huggingface.co/meta-llama/Llama-2-7b-hf.\n401 Client Error. (Request ID: "
+        "Root=1-65a1b2c3)\n\nCannot access gated repo for url https://huggingface.co/"
+        "meta-llama/Llama-2-7b-hf/resolve/main/config.json.\n",
+        "access to meta-llama/Llama-2-7b-hf granted; token of the account read from HF_TOKEN\n"),
+    "extension-without-cuda": (
+        TRACE + "    keep = torchvision.ops.nms(boxes, scores, 0.5)\nNotImplementedError: Could "
+        "not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be "
+        "because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build).\n",
+        "torchvision::nms registered for the CUDA backend (torchvision 0.20.1+cu124)\n"),
+    "hostname-loopback": (
+        TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [../third_party/gloo/gloo/"
+        "transport/tcp/pair.cc:799] connect [127.0.1.1]:25715: Connection refused\n",
+        "/etc/hosts: 127.0.1.1 node1 replaced by 10.0.0.5 node1; GLOO_SOCKET_IFNAME=eth0\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
@@ -693,3 +784,63 @@ def test_a_bus_error_known_only_by_its_exit_points_at_shared_memory():
     # a plain exit code 7 is no bus error
     other = diagnose(from_text(text.replace("= -7", "= 7"), "ds.log"))
     assert "bus-error" not in [f.id for f in other.findings]
+
+
+def test_a_wrapper_that_ran_the_job_with_check_true_reports_its_exit():
+    # Python's CalledProcessError, which `accelerate launch` and similar wrappers raise
+    killed = ("subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py', "
+              "'--bs', '8']' died with <Signals.SIGKILL: 9>.\n")
+    result = diagnose(from_text(killed, "accelerate.log"))
+    assert result.root_exit == "SIGKILL"
+    assert result.findings[0].id == "oom-killer"
+    failed = killed.replace("died with <Signals.SIGKILL: 9>", "returned non-zero exit status 3")
+    result = diagnose(from_text(failed, "accelerate.log"))
+    assert result.status == "diagnosed" and result.findings[0].id == "nonzero-exit"
+    assert "SIGKILL" not in (result.root_exit or "")
+
+
+def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
+    described = ("    State:          Terminated\n      Reason:       OOMKilled\n      Exit "
+                 "Code:    137\n")
+    listed = "pytorch-job-worker-1   0/1     OOMKilled   2          14m\n"
+    for text in (described, listed):
+        assert diagnose(from_text(text, "kubectl.log")).findings[0].id == "oom-killer"
+    # docker inspect's healthy state names the field with false: no failure
+    inspected = '"State": {"Status": "exited", "Running": false, "OOMKilled": false, "Dead": false}\n'
+    assert diagnose(from_text(inspected, "docker.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # PyTorchStreamWriter's position check: a write the full disk cut short
+    (TRACE + "RuntimeError: [enforce fail at inline_container.cc:595] . unexpected pos "
+     "2112 vs 2006\n", "disk-full"),
+    # c10d's store socket giving up while a peer never answered
+    (TRACE + "RuntimeError: Socket Timeout\n", "store-timeout"),
+    (TRACE + "RuntimeError: CUDA driver error: out of memory\n", "cuda-oom"),
+    # NCCL's own allocation failing: a CUDA OOM, not an NCCL problem
+    ("node1:77:91 [0] include/alloc.h:103 NCCL WARN Cuda failure 'out of memory'\n" + TRACE
+     + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n",
+     "cuda-oom"),
+    # the CUDA runtime's words for a driver that does not match its libraries (error 803)
+    (TRACE + "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 803: system has "
+     "unsupported display driver / cuda driver combination\n", "driver-library-mismatch"),
+    # a git-lfs pointer or an HTML page saved as the checkpoint
+    (TRACE + "_pickle.UnpicklingError: invalid load key, 'v'.\n", "checkpoint-corrupt"),
+    (TRACE + "_pickle.UnpicklingError: invalid load key, '<'.\n", "checkpoint-corrupt"),
+    # NCCL's socket transport told to connect to the loopback a hostname resolved to
+    ("node2:311:402 [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+     "127.0.1.1<46329> failed : Software caused connection abort\n" + TRACE
+     + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+     "unhandled system error\n", "hostname-loopback"),
+])
+def test_more_failures_known_by_their_own_words(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+def test_a_local_gloo_peer_that_refused_is_no_hostname_problem():
+    # 127.0.0.1 is the address single-node jobs use on purpose: a refused connection there
+    # is a peer that went away, not a hostname that resolves to the loopback
+    text = (TRACE + "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] "
+            "connect [127.0.0.1]:25715: Connection refused\n")
+    assert diagnose(from_text(text, "case.log")).findings[0].id != "hostname-loopback"
