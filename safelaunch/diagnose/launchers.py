@@ -118,8 +118,8 @@ CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abo
                        r"|Assertion")
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
-    re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?[A-Z]\w{0,100}(?:Error|Exception|Failure)"
-               r" ?(?::|$)"),
+    re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?(?:[A-Z]\w{0,100}(?:Error|Exception|Failure)"
+               r"|Exception) ?(?::|$)"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it

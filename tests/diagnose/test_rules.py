@@ -463,6 +463,96 @@ CASES: dict[str, tuple[str, str]] = {
         "because the operator doesn't exist for this backend, or was omitted during the "
         "selective/custom build process (if using custom build).\n",
         "torchvision::nms registered for the CUDA backend (torchvision 0.20.1+cu124)\n"),
+    # from the sources of NCCL (nvls.cc, ibvwrap.cc), torch (ProcessGroupGloo.cpp,
+    # distributed_c10d.py, fsdp), transformers, accelerate, DeepSpeed, vLLM, Lightning and
+    # Slurm, as those print them
+    "nccl-memlock": (
+        "node3:1841:1907 [0] misc/ibvwrap.cc:190 NCCL WARN Call to ibv_reg_mr failed with error "
+        "Cannot allocate memory\nnode3:1841:1907 [0] NCCL INFO transport/net_ib.cc:1107 -> 2\n"
+        + TRACE + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n",
+        "node3:1841:1907 [0] NCCL INFO NET/IB : memory registered with ibv_reg_mr (memlock "
+        "unlimited)\n"),
+    "nccl-nvls": (
+        "gpu-h100-07:2214:2391 [3] transport/nvls.cc:165 NCCL WARN Cuda failure 'invalid "
+        "argument'\ngpu-h100-07:2214:2391 [3] NCCL INFO transport/nvls.cc:290 -> 1\n" + TRACE
+        + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n",
+        "gpu-h100-07:2214:2391 [3] NCCL INFO NVLS multicast support is available on dev 3\n"),
+    "gloo-full-mesh": (
+        TRACE + "    dist.init_process_group('gloo')\nRuntimeError: Gloo connectFullMesh failed "
+        "with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n",
+        "Gloo: full mesh connected on eth0 (GLOO_SOCKET_IFNAME)\n"),
+    "process-group-initialized-twice": (
+        TRACE + "    dist.init_process_group(backend='nccl')\n  File \"/venv/lib/python3.10/site-"
+        "packages/torch/distributed/c10d_logger.py\", line 79, in wrapper\nValueError: trying "
+        "to initialize the default process group twice!\n",
+        "the default process group is initialized once, by mmcv's init_dist\n"),
+    "device-map-with-ddp": (
+        TRACE + "    model = accelerator.prepare(model)\nValueError: You can't train a model "
+        "that has been loaded with `device_map='auto'` in any distributed mode. Please rerun "
+        "your script specifying `--num_processes=1` or by launching with `python "
+        "{{myscript.py}}`.\n",
+        "model loaded with device_map={'': 1} on rank 1 (one copy per process)\n"),
+    "zero3-device-map": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(path, device_map='auto')\n"
+        "ValueError: DeepSpeed Zero-3 is not compatible with `low_cpu_mem_usage=True` or with "
+        "passing a `device_map`.\n",
+        "DeepSpeed ZeRO-3: zero.Init partitioned 7241M parameters while loading\n"),
+    "sharded-param-outside-engine": (
+        TRACE + "    ref_logits = ref_model(input_ids).logits\n  File \"/venv/lib/python3.10/site-"
+        "packages/torch/nn/functional.py\", line 2264, in embedding\n    return "
+        "torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)\nRuntimeError: "
+        "'weight' must be 2-D\n",
+        "ref_model prepared by deepspeed.initialize: embedding weight gathered (2-D)\n"),
+    "fsdp-wrap-class-missing": (
+        TRACE + "    model = accelerator.prepare(model)\nException: Could not find the "
+        "transformer layer class to wrap in the model.\n",
+        "FSDP auto-wrap: LlamaDecoderLayer found in the model, 32 units wrapped\n"),
+    "fsdp-mixed-dtype": (
+        TRACE + "    model = FSDP(model, auto_wrap_policy=policy)\nValueError: Must flatten "
+        "tensors with uniform dtype but got torch.bfloat16 and torch.float32\n",
+        "FSDP: flattened 291 tensors with uniform dtype torch.bfloat16\n"),
+    "fsdp-device-id": (
+        TRACE + "    model = FSDP(model, device_id=local_rank)\nValueError: Inconsistent "
+        "compute device and `device_id` on rank 1: cuda:0 vs cuda:1\n",
+        "FSDP: compute device cuda:1 is device_id 1 on rank 1\n"),
+    "cuda-home-missing": (
+        TRACE + "    import deepspeed\ndeepspeed.ops.op_builder.builder.MissingCUDAException: "
+        "CUDA_HOME does not exist, unable to compile CUDA op(s)\n",
+        "CUDA_HOME=/usr/local/cuda-12.4: fused_adam compiled\n"),
+    "deepspeed-hostfile-ssh": (
+        "subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no gpu-0011 "
+        "hostname' returned non-zero exit status 255.\n" + TRACE + "RuntimeError: Using "
+        "hostfile at /home/u/hostfile but host=gpu-0011 was not reachable via ssh. If you are "
+        "running with a single node please remove /home/u/hostfile or setup passwordless ssh.\n",
+        "host=gpu-0011 reachable via ssh (passwordless), 8 slots\n"),
+    "vllm-kv-cache-memory": (
+        TRACE + "    llm = LLM(model=args.model, tensor_parallel_size=2)\nValueError: No "
+        "available memory for the cache blocks. Try increasing `gpu_memory_utilization` when "
+        "initializing the engine.\n",
+        "# GPU blocks: 7281, # CPU blocks: 2048; maximum concurrency for 4096 tokens: 28.4x\n"),
+    "ray-not-enough-gpus": (
+        TRACE + "    engine = LLMEngine.from_engine_args(engine_args)\nValueError: The number "
+        "of required GPUs exceeds the total number of available GPUs in the placement group.\n",
+        "Ray cluster: 16 GPUs available; 8 required by tensor parallel size 8\n"),
+    "container-lost-gpus": (
+        "$ nvidia-smi\nFailed to initialize NVML: Unknown Error\n",
+        "NVML initialized; 8 GPUs visible in the container\n"),
+    "gpu-display-watchdog": (
+        TRACE + "    loss.backward()\nRuntimeError: CUDA error: the launch timed out and was "
+        "terminated\n",
+        "kernel launch timing: 12.1 ms per step (no watchdog on this GPU)\n"),
+    "slurm-node-config": (
+        "srun: error: Unable to create step for job 17627941: Requested node configuration is "
+        "not available\n",
+        "srun: node configuration: 64 CPUs, 8 GPUs per node, as requested\n"),
+    "lightning-interactive-ddp": (
+        TRACE + "    trainer = Trainer(accelerator='gpu', devices=2, strategy='ddp')\nlightning."
+        "fabric.utilities.exceptions.MisconfigurationException: `Trainer(strategy='ddp')` is not "
+        "compatible with an interactive environment. Run your code as a script, or choose a "
+        "notebook-compatible strategy: `Trainer(strategy='ddp_notebook')`.\n",
+        "Trainer(strategy='ddp') started from a script: 2 processes\n"),
     "hostname-loopback": (
         TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [../third_party/gloo/gloo/"
         "transport/tcp/pair.cc:799] connect [127.0.1.1]:25715: Connection refused\n",
@@ -844,3 +934,56 @@ def test_a_local_gloo_peer_that_refused_is_no_hostname_problem():
     text = (TRACE + "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] "
             "connect [127.0.0.1]:25715: Connection refused\n")
     assert diagnose(from_text(text, "case.log")).findings[0].id != "hostname-loopback"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # the libraries' own words for a job that sees no GPU
+    (TRACE + "ValueError: fp16 mixed precision requires a GPU (not 'mps').\n",
+     "torch-without-cuda"),
+    (TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: No supported gpu "
+     "backend found!\n", "torch-without-cuda"),
+    (TRACE + "MisconfigurationException: `CUDAAccelerator` can not run on your system since the "
+     "accelerator is not available. The following accelerator(s) is available and can be passed "
+     "into `accelerator` argument of `Trainer`: ['cpu'].\n", "torch-without-cuda"),
+    (TRACE + "ValueError: FP16 Mixed precision training with AMP or APEX (`--fp16`) and FP16 "
+     "half precision evaluation (`--fp16_full_eval`) can only be used on CUDA devices.\n",
+     "torch-without-cuda"),
+    (TRACE + "MisconfigurationException: You requested gpu: [0, 1, 2, 3]\n But your machine only "
+     "has: [0]\n", "no-cuda-device"),
+    (TRACE + "RuntimeError: Lightning can't create new processes if CUDA is already "
+     "initialized. Did you manually call `torch.cuda.*` functions, have moved the model to the "
+     "device, or allocated memory on the GPU any other way?\n", "cuda-fork-after-init"),
+    (TRACE + "RuntimeError: It looks like your LightningModule has parameters that were not "
+     "used in producing the loss returned by training_step. If this is intentional, you must "
+     "enable the detection of unused parameters in DDP\n", "unused-parameters"),
+    ("Exception ignored in: <function DeepSpeedCPUAdam.__del__ at 0x7f2b>\nTraceback (most "
+     "recent call last):\n  File \"/venv/lib/python3.10/site-packages/deepspeed/ops/adam/"
+     "cpu_adam.py\", line 102, in __del__\nAttributeError: 'DeepSpeedCPUAdam' object has no "
+     "attribute 'ds_opt_adam'\n", "extension-build-failed"),
+    (TRACE + "ImportError: /root/.cache/torch_extensions/py310_cu117/fused_adam/fused_adam.so: "
+     "cannot open shared object file: No such file or directory\n", "extension-build-failed"),
+    ("node1:12:12 [0] NCCL WARN Invalid config blocking attribute value -2147483648\n" + TRACE
+     + "torch.distributed.DistBackendError: NCCL error in: NCCLUtils.hpp:219, invalid "
+     "argument, NCCL version 2.14.3\n", "nccl-library-mismatch"),
+    (TRACE + "AssertionError: world size (8) is not divisible by tensor model parallel size "
+     "(3)\n", "tp-size-indivisible"),
+    (TRACE + "ValueError: The number of GPUs per node is not divisible by the number of tensor "
+     "parallelism.\n", "tp-size-indivisible"),
+    # vLLM's V1 engine words the KV cache shortage otherwise
+    (TRACE + "ValueError: To serve at least one request with the models's max seq len (32768), "
+     "(2.00 GiB KV cache is needed, which is larger than the available KV cache memory (0.78 "
+     "GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len`\n",
+     "vllm-kv-cache-memory"),
+])
+def test_the_frameworks_own_words_for_known_causes(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+def test_a_bare_exception_ends_a_traceback():
+    # `raise Exception(...)`: no subclass name before it, and still the failure
+    text = TRACE + "    raise Exception('widget 7 is frobnicated')\nException: widget 7 is frobnicated\n"
+    result = diagnose(from_text(text, "case.log"))
+    assert result.status == "diagnosed" and result.findings[0].id == "python-exception"
+    assert "Exception: widget 7 is frobnicated" in result.findings[0].evidence[0].text
+    alone = diagnose(from_text("Exception: widget 7 is frobnicated\n", "case.log"))
+    assert alone.status == "diagnosed"
