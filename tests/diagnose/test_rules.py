@@ -553,6 +553,75 @@ CASES: dict[str, tuple[str, str]] = {
         "compatible with an interactive environment. Run your code as a script, or choose a "
         "notebook-compatible strategy: `Trainer(strategy='ddp_notebook')`.\n",
         "Trainer(strategy='ddp') started from a script: 2 processes\n"),
+    "flash-attn-gpu-too-old": (
+        TRACE + "    out = flash_attn_func(q, k, v, causal=True)\nRuntimeError: FlashAttention "
+        "only supports Ampere GPUs or newer.\n",
+        "FlashAttention: sm_90 GPU, flash-attn 2.6.3 kernels loaded\n"),
+    "triton-gpu-too-old": (
+        TRACE + "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "RuntimeError: Found Tesla P100-PCIE-16GB which is too old to be supported by the "
+        "triton GPU compiler, which is used as the backend. Triton only supports devices of "
+        "CUDA Capability >= 7.0, but your device is of CUDA capability 6.0\n",
+        "inductor: Triton backend for NVIDIA A10G (capability 8.6)\n"),
+    "no-c-compiler": (
+        TRACE + "torch._inductor.exc.InductorError: InvalidCxxCompiler: No working C++ "
+        "compiler found in torch._inductor.config.cpp.cxx: (None, 'g++')\n",
+        "inductor: C++ compiler g++ 12.2 found\n"),
+    "checkpoint-device-missing": (
+        TRACE + "    sd = torch.load(args.resume)\nRuntimeError: Attempting to deserialize "
+        "object on CUDA device 3 but torch.cuda.device_count() is 1. Please use torch.load with "
+        "map_location to map your storages to an existing device.\n",
+        "checkpoint loaded with map_location=cuda:0 on every rank\n"),
+    "zero-checkpoint-world-size": (
+        TRACE + "deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being "
+        "loaded used a DP world size of 8 but the current world size is 16. Automatic "
+        "adjustment of ZeRO's optimizer state partitioning with a new world size is not "
+        "currently supported.\n",
+        "[deepspeed] loading ZeRO checkpoint written by 8 ranks into 8 ranks\n"),
+    "fsdp-quantized-int": (
+        TRACE + "    model = accelerator.prepare(model)\nValueError: Cannot flatten integer "
+        "dtype tensors\n",
+        "FSDP: 4-bit weights stored as torch.bfloat16 (bnb_4bit_quant_storage), flattened\n"),
+    "accelerate-deepspeed-multi-model": (
+        TRACE + "    teacher = accelerator.prepare(teacher)\nAssertionError: You can't use same "
+        "`Accelerator()` instance with multiple models when using DeepSpeed\n",
+        "accelerate: one DeepSpeed plugin per model (student, teacher)\n"),
+    "grad-scaler-no-grads": (
+        TRACE + "    scaler.step(optimizer)\nAssertionError: No inf checks were recorded for "
+        "this optimizer.\n",
+        "GradScaler: inf checks recorded for 2 optimizers\n"),
+    "device-mesh-too-big": (
+        TRACE + "    mesh = init_device_mesh('cuda', (2, 4))\nRuntimeError: Mesh should not be "
+        "bigger than default world size 4, but found 8 ranks!\n",
+        "device mesh (2, 4) over the default world size 8\n"),
+    "sampler-generator-device": (
+        TRACE + "    for batch in loader:\nRuntimeError: Expected a 'cuda' device type for "
+        "generator but found 'cpu'\n",
+        "sampler generator on cpu, tensors moved to cuda:0 in the loop\n"),
+    "setuptools-pkg-resources": (
+        TRACE + "    from pkg_resources import packaging\nImportError: cannot import name "
+        "'packaging' from 'pkg_resources' (/venv/lib/python3.10/site-packages/pkg_resources/"
+        "__init__.py)\n",
+        "setuptools 69.5.1: pkg_resources.packaging available\n"),
+    "apex-without-extensions": (
+        TRACE + "    import amp_C\nModuleNotFoundError: No module named 'amp_C'\n",
+        "apex built with --cpp_ext --cuda_ext: amp_C imported\n"),
+    "flash-attn-not-installed": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(path, attn_implementation="
+        "'flash_attention_2')\nImportError: FlashAttention2 has been toggled on, but it cannot "
+        "be used due to the following error: the package flash_attn seems to be not installed. "
+        "Please refer to the documentation of https://huggingface.co/docs/transformers/"
+        "perf_infer_gpu_one#flashattention-2 to install Flash Attention 2.\n",
+        "attention implementation: flash_attention_2 (flash-attn 2.6.3)\n"),
+    "mpi-backend-missing": (
+        TRACE + "    dist.init_process_group(backend='mpi')\nRuntimeError: Distributed package "
+        "doesn't have MPI built in. MPI is only included if you build PyTorch from source on a "
+        "host that has MPI installed.\n",
+        "backend nccl; started by mpirun with RANK from OMPI_COMM_WORLD_RANK\n"),
+    "vllm-ray-driver-no-gpu": (
+        TRACE + "ValueError: Ray does not allocate any GPUs on the driver node. Consider "
+        "adjusting the Ray placement group or running the driver on a GPU node.\n",
+        "Ray: driver node 10.0.0.4 has 8 GPUs in the placement group\n"),
     "hostname-loopback": (
         TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [../third_party/gloo/gloo/"
         "transport/tcp/pair.cc:799] connect [127.0.1.1]:25715: Connection refused\n",
@@ -974,6 +1043,20 @@ def test_a_local_gloo_peer_that_refused_is_no_hostname_problem():
      "(2.00 GiB KV cache is needed, which is larger than the available KV cache memory (0.78 "
      "GiB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len`\n",
      "vllm-kv-cache-memory"),
+    (TRACE + "RuntimeError: CUDA error: the provided PTX was compiled with an unsupported "
+     "toolchain.\n", "cuda-driver-too-old"),
+    ("node1:7:7 [0] include/alloc.h:105 NCCL WARN Failed to CUDA calloc 1048576 bytes\n" + TRACE
+     + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled "
+     "cuda error, NCCL version 2.18.1\n", "cuda-oom"),
+    (TRACE + "RuntimeError: CUDA error: uncorrectable NVLink error detected during the "
+     "execution\n", "gpu-hardware-error"),
+    ("node1:7:9 [0] init.cc:1203 NCCL WARN Cuda failure 'system not yet initialized'\n" + TRACE
+     + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled "
+     "cuda error, NCCL version 2.19.3\n", "fabric-manager-not-running"),
+    (TRACE + "RuntimeError: Default process group is not initialized\n",
+     "process-group-not-initialized"),
+    (TRACE + "RuntimeError: Input and parameter tensors are not at the same device, found "
+     "input tensor at cuda:1 and parameter tensor at cuda:0\n", "device-mismatch"),
 ])
 def test_the_frameworks_own_words_for_known_causes(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
