@@ -622,6 +622,69 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "ValueError: Ray does not allocate any GPUs on the driver node. Consider "
         "adjusting the Ray placement group or running the driver on a GPU node.\n",
         "Ray: driver node 10.0.0.4 has 8 GPUs in the placement group\n"),
+    "container-toolkit-missing": (
+        "$ docker run --gpus all -it pytorch/pytorch:2.5.1-cuda12.4-cudnn9-runtime\ndocker: "
+        "Error response from daemon: could not select device driver \"\" with capabilities: "
+        "[[gpu]].\n",
+        "docker: device driver nvidia selected with capabilities [[gpu]]\n"),
+    "container-cuda-too-new": (
+        "docker: Error response from daemon: failed to create task for container: failed to "
+        "create shim task: OCI runtime create failed: runc create failed: unable to start "
+        "container process: error during container init: error running hook #0: error running "
+        "hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\n"
+        "nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please "
+        "update your driver to a newer version, or use an earlier cuda container: unknown.\n",
+        "nvidia-container-cli: requirement satisfied: cuda>=12.4 (driver supports 12.6)\n"),
+    "embedding-index-out-of-range": (
+        "../aten/src/ATen/native/cuda/Indexing.cu:1236: indexSelectSmallIndex: block: [18,0,0], "
+        "thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n" + TRACE
+        + "RuntimeError: CUDA error: device-side assert triggered\n",
+        "embedding: 32002 rows after resize_token_embeddings; max input id 32001\n"),
+    "dtype-mismatch": (
+        TRACE + "    out = self.conv(x)\nRuntimeError: Input type (torch.cuda.HalfTensor) and "
+        "weight type (torch.cuda.FloatTensor) should be the same\n",
+        "input dtype torch.float16 and weight dtype torch.float16 under autocast\n"),
+    "ddp-models-differ": (
+        TRACE + "    model = DDP(model, device_ids=[local_rank])\nRuntimeError: DDP expects same "
+        "model across all ranks, but Rank 0 has 128 params, while rank 1 has inconsistent 0 "
+        "params.\n",
+        "DDP: 128 parameters on every rank, verified across ranks\n"),
+    "dataparallel-device": (
+        TRACE + "    out = model(x)\nRuntimeError: module must have its parameters and buffers on "
+        "device cuda:0 (device_ids[0]) but found one of them on device: cpu\n",
+        "DataParallel over device_ids [0, 1]; module on cuda:0\n"),
+    "batchnorm-batch-of-one": (
+        TRACE + "    out = self.bn(x)\nValueError: Expected more than 1 value per channel when "
+        "training, got input size torch.Size([1, 256, 1, 1])\n",
+        "BatchNorm2d(256): batches of 16 per GPU, drop_last=True\n"),
+    "grad-scaler-bf16": (
+        TRACE + "    scaler.step(optimizer)\nRuntimeError: \"_amp_foreach_non_finite_check_and_"
+        "unscale_cuda\" not implemented for 'BFloat16'\n",
+        "mixed precision bf16: no GradScaler\n"),
+    "dataset-empty": (
+        TRACE + "    loader = DataLoader(ds, shuffle=True)\nValueError: num_samples should be a "
+        "positive integer value, but got num_samples=0\n",
+        "dataset: num_samples=51200 on every rank\n"),
+    "torch-too-old-for-api": (
+        TRACE + "    from torch.distributed.fsdp import fully_shard\nImportError: cannot import "
+        "name 'fully_shard' from 'torch.distributed.fsdp' (/venv/lib/python3.10/site-packages/"
+        "torch/distributed/fsdp/__init__.py)\n",
+        "torch 2.6: fully_shard imported from torch.distributed.fsdp\n"),
+    "spawn-main-guard": (
+        TRACE + "RuntimeError: \n        An attempt has been made to start a new process before "
+        "the\n        current process has finished its bootstrapping phase.\n",
+        "entry point guarded by if __name__ == '__main__'; workers started\n"),
+    "wandb-no-key": (
+        TRACE + "wandb.errors.UsageError: api_key not configured (no-tty). call "
+        "wandb.login(key=[your_api_key])\n",
+        "wandb: logged in with WANDB_API_KEY (no tty needed)\n"),
+    "disk-quota": (
+        TRACE + "    torch.save(state, path)\nOSError: [Errno 122] Disk quota exceeded\n",
+        "quota: 41G of 100G used in /home; no quota exceeded\n"),
+    "read-only-path": (
+        TRACE + "    os.makedirs(cache_dir, exist_ok=True)\nPermissionError: [Errno 13] "
+        "Permission denied: '/.cache'\n",
+        "HF_HOME=/data/hf (writable); cache at /data/hf\n"),
     "hostname-loopback": (
         TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [../third_party/gloo/gloo/"
         "transport/tcp/pair.cc:799] connect [127.0.1.1]:25715: Connection refused\n",
@@ -1070,3 +1133,13 @@ def test_a_bare_exception_ends_a_traceback():
     assert "Exception: widget 7 is frobnicated" in result.findings[0].evidence[0].text
     alone = diagnose(from_text("Exception: widget 7 is frobnicated\n", "case.log"))
     assert alone.status == "diagnosed"
+
+
+def test_a_device_mismatch_named_by_type_is_still_a_device_mismatch():
+    # the same message with the same dtype on two devices is a device problem, not a dtype one
+    text = (TRACE + "RuntimeError: Input type (torch.FloatTensor) and weight type "
+            "(torch.cuda.FloatTensor) should be the same\n")
+    assert diagnose(from_text(text, "case.log")).findings[0].id == "device-mismatch"
+    same_device = text.replace("(torch.FloatTensor)", "(torch.HalfTensor)").replace(
+        "torch.cuda.FloatTensor", "torch.FloatTensor")
+    assert diagnose(from_text(same_device, "case.log")).findings[0].id == "dtype-mismatch"
