@@ -67,15 +67,17 @@ SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SI
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
               re.compile(r"ut of memory: Killed process \d"),
-              re.compile(r"OOMKilled(?![\"']?\s{0,4}:\s{0,4}false)"))
+              re.compile(r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"))
 """The kernel's or the cgroup's own record of an OOM kill, as Slurm, dmesg or Kubernetes
-(``Reason: OOMKilled``; not docker inspect's ``"OOMKilled": false``) quote it (each begins
+(``Reason: OOMKilled``; not a healthy state's ``"OOMKilled": false``) quote it (each begins
 with literal text: a 100 MB log is searched at memchr speed)."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
-CALLED_PROCESS = re.compile(r"Command '[^\n]{1,3000}?' (?:died with <Signals\.(SIG[A-Z0-9]{1,12}): "
-                            r"\d{1,3}>|returned non-zero exit status (\d{1,4}))\.")
-"""Python's ``CalledProcessError``, which wrappers that run the launcher or a rank with
-``subprocess.run(check=True)`` raise (``accelerate launch`` among them)."""
+CALLED_PROCESS = re.compile(r"CalledProcessError: Command '[^\n]{1,3000}?' (?:died with "
+                            r"<Signals\.(SIG[A-Z0-9]{1,12}): \d{1,3}>"
+                            r"|returned non-zero exit status (\d{1,4}))\.")
+"""Python's ``CalledProcessError`` as raised (not a command a library merely reports failed),
+which wrappers that run the launcher or a rank with ``subprocess.run(check=True)`` raise
+(``accelerate launch`` among them); the last one counts: the wrapper raises at the end."""
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
 FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
@@ -138,7 +140,7 @@ SHAPES = [
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
-               r"|OOMKilled(?![\"']?\s{0,4}:\s{0,4}false)"
+               r"|OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
                r"|A worker died or was killed|Unable to determine the device handle"),
 ]
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
@@ -294,7 +296,8 @@ def _spawn_exited(text: str, report: Report) -> bool:
 def _called_process(text: str, report: Report) -> bool:
     """``Command '[...]' died with <Signals.SIGKILL: 9>.`` or ``... returned non-zero exit
     status 1.``: an exit or a signal, no rank."""
-    if not (called := CALLED_PROCESS.search(text)):
+    *_, called = (None, *CALLED_PROCESS.finditer(text))
+    if called is None:
         return False
     name, status = called.group(1), called.group(2)
     number = _signal_number(name) if name else None
@@ -312,7 +315,7 @@ def _signal_received(text: str, report: Report) -> bool:
 
 ROOT_CAUSE_READERS: tuple[Callable[[str, Report], bool], ...] = (
     _safelaunch_row, _child_failed_block, _elastic_failed, _deepspeed_exit, _srun_task,
-    _spawn_exited, _called_process, _signal_received)
+    _spawn_exited, _signal_received, _called_process)
 """The launchers' failure reports, most specific first: the first found gives the root
 cause (each reader fills the report and says whether it found its report)."""
 

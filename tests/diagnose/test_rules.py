@@ -1143,3 +1143,66 @@ def test_a_device_mismatch_named_by_type_is_still_a_device_mismatch():
     same_device = text.replace("(torch.FloatTensor)", "(torch.HalfTensor)").replace(
         "torch.cuda.FloatTensor", "torch.FloatTensor")
     assert diagnose(from_text(same_device, "case.log")).findings[0].id == "dtype-mismatch"
+
+
+# Lines healthy runs print, which the rules written from the libraries' error messages must
+# leave alone (each from the library's own source: torch's socket.cpp, huggingface_hub's
+# retry warning, diffusers' offline fallback, torch's and NumPy's non-fatal NumPy-2 notices,
+# container states)
+HEALTHY_NEIGHBOURS = [
+    "[I socket.cpp:624] [c10d - debug] The client socket will attempt to connect to an IPv4 "
+    "address of (127.0.1.1, 29500).\n",
+    "[W socket.cpp:697] [c10d] The server socket on [127.0.1.1]:29500 is not yet listening "
+    "(errno: 111 - Connection refused), will retry.\n",
+    "[I socket.cpp:787] [c10d] The client socket has connected to [127.0.1.1]:29500 on "
+    "[127.0.1.1]:41234.\n",
+    "'(MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+    "exceeded with url: /bert/resolve/main/config.json\"), '(Request ID: 1f2e)')' thrown while "
+    "requesting HEAD https://huggingface.co/bert/resolve/main/config.json\n",
+    "Couldn't connect to the Hub: 401 Client Error: Unauthorized for url: "
+    "https://huggingface.co/api/models/stabilityai/sd-2.\nWill try to load from local cache.\n",
+    "UserWarning: Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at "
+    "../torch/csrc/utils/tensor_numpy.cpp:84.)\n",
+    "UserWarning: Failed to initialize NumPy: numpy.core.multiarray failed to import\n",
+    "OOMKilled=false\n",
+    "State.OOMKilled=false\n",
+    "{'State': {'Status': 'running', 'OOMKilled': False}}\n",
+    '"OOMKilled": "false"\n',
+]
+# a command a library ran and reports failed (a failure shown, not the job's exit)
+LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
+                   "status 128.\n")
+
+
+@pytest.mark.parametrize("line", HEALTHY_NEIGHBOURS)
+def test_healthy_neighbours_of_the_error_messages_stay_quiet(line):
+    assert diagnose(from_text(line, "healthy.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # a healthy neighbour before a real failure changes nothing
+    (HEALTHY_NEIGHBOURS[0] + TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to "
+     "allocate 2.00 GiB\n", "cuda-oom"),
+    (HEALTHY_NEIGHBOURS[3] + "failed (exitcode: -9) local_rank: 0 (pid: 91) of binary: "
+     "/usr/bin/python3\n", "oom-killer"),
+    (HEALTHY_NEIGHBOURS[5] + TRACE + "RuntimeError: Expected all tensors to be on the same "
+     "device, but found at least two devices, cuda:0 and cpu!\n", "device-mismatch"),
+    # a command a library reports failed is not the job's exit
+    (LIBRARY_COMMAND + "Signal 9 (SIGKILL) received by PID 1234\n", "oom-killer"),
+    # a specific reason CUDA could not start beats "no usable GPU", which follows it
+    ("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 802: "
+     "system not yet initialized\n" + TRACE + "RuntimeError: No CUDA GPUs are available\n",
+     "fabric-manager-not-running"),
+    ("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 803: "
+     "system has unsupported display driver / cuda driver combination\n" + TRACE
+     + "RuntimeError: No CUDA GPUs are available\n", "driver-library-mismatch"),
+    ("Failed to initialize NVML: Unknown Error\n" + TRACE + "RuntimeError: No CUDA GPUs are "
+     "available\n", "container-lost-gpus"),
+    # NCCL's driver-API checks number the error
+    ("node1:7:9 [0] NCCL WARN Cuda failure 2 'out of memory'\n", "cuda-oom"),
+    ("node1:7:9 [0] NCCL WARN Failed to CUDA calloc async 2432 bytes\n", "cuda-oom"),
+    ("node1:7:9 [0] NCCL WARN Cuda failure 802 'system not yet initialized'\n",
+     "fabric-manager-not-running"),
+])
+def test_the_cause_behind_a_generic_line_comes_first(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
