@@ -1168,6 +1168,8 @@ HEALTHY_NEIGHBOURS = [
     "State.OOMKilled=false\n",
     "{'State': {'Status': 'running', 'OOMKilled': False}}\n",
     '"OOMKilled": "false"\n',
+    "UserWarning: could not write the cache, using a temporary one: [Errno 30] Read-only file "
+    "system: '/models/.cache'\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
