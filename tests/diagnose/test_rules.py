@@ -1170,6 +1170,17 @@ HEALTHY_NEIGHBOURS = [
     '"OOMKilled": "false"\n',
     "UserWarning: could not write the cache, using a temporary one: [Errno 30] Read-only file "
     "system: '/models/.cache'\n",
+    "UserWarning: could not create cache dir: OSError: [Errno 30] Read-only file system: "
+    "'/root/.triton'; using /tmp\n",
+    "WARNING: PermissionError: [Errno 13] Permission denied: '/.cache/huggingface' - falling "
+    "back to /tmp/hf\n",
+    "Warning: Could not initialize W&B: api_key not configured (no-tty). call "
+    "wandb.login(key=[your_api_key])\n",
+    "wandb: WARNING api_key not configured (no-tty). Falling back to offline mode.\n",
+    "WARNING:root:Could not import torch.distributed.tensor: No module named "
+    "'torch.distributed.tensor'\n",
+    "peft: fully_shard unavailable (cannot import name 'fully_shard' from "
+    "'torch.distributed.fsdp'), falling back to FSDP1\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
@@ -1205,6 +1216,24 @@ def test_healthy_neighbours_of_the_error_messages_stay_quiet(line):
     ("node1:7:9 [0] NCCL WARN Failed to CUDA calloc async 2432 bytes\n", "cuda-oom"),
     ("node1:7:9 [0] NCCL WARN Cuda failure 802 'system not yet initialized'\n",
      "fabric-manager-not-running"),
+    # a DataLoader worker that died of the missing __main__ guard: the guard is the cause
+    (TRACE + "RuntimeError: \n        An attempt has been made to start a new process before "
+     "the\n        current process has finished its bootstrapping phase.\n" + TRACE
+     + "RuntimeError: DataLoader worker (pid(s) 4242) exited unexpectedly\n", "spawn-main-guard"),
+    # a quota, not a full disk, behind torch.save's own write error
+    (TRACE + "RuntimeError: [enforce fail at inline_container.cc:595] . unexpected pos 2112 vs "
+     "2006\nOSError: [Errno 122] Disk quota exceeded\n", "disk-quota"),
+    ("safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 122, kind: "
+     "FilesystemQuotaExceeded, message: \"Disk quota exceeded\" })\n", "disk-quota"),
+    # torch names a bfloat16 CUDA tensor by its type: still a dtype, not a device, problem
+    (TRACE + "RuntimeError: Input type (torch.cuda.FloatTensor) and weight type "
+     "(CUDABFloat16Type) should be the same\n", "dtype-mismatch"),
+    (TRACE + "RuntimeError: Input type (torch.cuda.FloatTensor) and bias type "
+     "(torch.cuda.HalfTensor) should be the same\n", "dtype-mismatch"),
+    # DTensor moved into torch.distributed.tensor in 2.5; older torch has the package
+    (TRACE + "ImportError: cannot import name 'DTensor' from 'torch.distributed.tensor' "
+     "(/venv/lib/python3.10/site-packages/torch/distributed/tensor/__init__.py)\n",
+     "torch-too-old-for-api"),
 ])
 def test_the_cause_behind_a_generic_line_comes_first(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
