@@ -65,9 +65,9 @@ SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Abo
 SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SIG[A-Z0-9]{1,12})"
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
+OOM_KILLED = r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
-              re.compile(r"ut of memory: Killed process \d"),
-              re.compile(r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"))
+              re.compile(r"ut of memory: Killed process \d"), re.compile(OOM_KILLED))
 """The kernel's or the cgroup's own record of an OOM kill, as Slurm, dmesg or Kubernetes
 (``Reason: OOMKilled``; not a healthy state's ``"OOMKilled": false``) quote it (each begins
 with literal text: a 100 MB log is searched at memchr speed)."""
@@ -140,8 +140,7 @@ SHAPES = [
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
-               r"|OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
-               r"|A worker died or was killed|Unable to determine the device handle"),
+               rf"|{OOM_KILLED}|A worker died or was killed|Unable to determine the device handle"),
 ]
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
 """What a line pasted into markdown or a chat starts with: backticks, quotes, emphasis."""
@@ -192,6 +191,12 @@ class Report:
     """Exit code, or minus the signal number."""
     failed: bool = False
     facts: set[Fact] = field(default_factory=set)
+
+
+def _signal_or_exit(signal_name: str | None, exit_code: str | None) -> int | None:
+    """Minus the named signal's number, else the exit code (None: neither is known)."""
+    number = _signal_number(signal_name) if signal_name else None
+    return -number if number else int(exit_code) if exit_code else None
 
 
 def _signal_number(name: str) -> int | None:
@@ -286,10 +291,8 @@ def _spawn_exited(text: str, report: Report) -> bool:
     """``torch.multiprocessing.spawn``'s ``process 1 terminated with signal SIGKILL``."""
     if not (spawned := SPAWN_EXITED.search(text)):
         return False
-    name, exit_code = spawned.group(2), spawned.group(3)
-    number = _signal_number(name) if name else None
     report.rank = int(spawned.group(1))
-    report.returncode = -number if number else int(exit_code) if exit_code else None
+    report.returncode = _signal_or_exit(spawned.group(2), spawned.group(3))
     return True
 
 
@@ -299,9 +302,7 @@ def _called_process(text: str, report: Report) -> bool:
     *_, called = (None, *CALLED_PROCESS.finditer(text))
     if called is None:
         return False
-    name, status = called.group(1), called.group(2)
-    number = _signal_number(name) if name else None
-    report.returncode = -number if number else int(status) if status else None
+    report.returncode = _signal_or_exit(called.group(1), called.group(2))
     return True
 
 
