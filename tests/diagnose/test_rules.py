@@ -1237,3 +1237,33 @@ def test_healthy_neighbours_of_the_error_messages_stay_quiet(line):
 ])
 def test_the_cause_behind_a_generic_line_comes_first(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+# What torch 2.13 itself printed (CPU), tracebacks cut to their last frame: an HTML page
+# saved as a checkpoint, loaded with torch.load's default weights_only=True, and a float64
+# batch through a float32 conv
+TORCH_2_13_HTML_CHECKPOINT = (
+    TRACE + "    raise pickle.UnpicklingError(_get_wo_message(str(e))) from None\n"
+    "_pickle.UnpicklingError: Weights only load failed. In PyTorch 2.6, we changed the default "
+    "value of the `weights_only` argument in `torch.load` from `False` to `True`. Re-running "
+    "`torch.load` with `weights_only` set to `False` will likely succeed, but it can result in "
+    "arbitrary code execution. Do it only if you got the file from a trusted source.\n"
+    "Please file an issue with the following so that we can make `weights_only=True` "
+    "compatible with your use case: WeightsUnpickler error: \n\nUnsupported operand 60\n\n"
+    "Check the documentation of torch.load to learn more about types accepted by default with "
+    "weights_only https://pytorch.org/docs/stable/generated/torch.load.html.\n")
+TORCH_2_13_DOUBLE_INPUT = (
+    TRACE + "    return F.conv2d(\n           ^^^^^^^^^\nRuntimeError: Input type (double) and "
+    "bias type (float) should be the same\n")
+
+
+def test_real_torch_output_names_the_cause():
+    # weights_only's refusal of a file that is no pickle at all ('<': an HTML page) is the
+    # file, not the default: weights_only=False would only fail again
+    html = diagnose(from_text(TORCH_2_13_HTML_CHECKPOINT, "load.log"))
+    assert html.findings[0].id == "checkpoint-corrupt"
+    refused_class = TORCH_2_13_HTML_CHECKPOINT.replace(
+        "Unsupported operand 60", "Unsupported global: GLOBAL argparse.Namespace was not an "
+        "allowed global by default.")
+    assert diagnose(from_text(refused_class, "load.log")).findings[0].id == "torch-load-weights-only"
+    assert diagnose(from_text(TORCH_2_13_DOUBLE_INPUT, "conv.log")).findings[0].id == "dtype-mismatch"
