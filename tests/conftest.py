@@ -175,10 +175,10 @@ PROCESS_FIXTURES = {"spawn", "server", "servers"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """SIGINT as a terminal gives it; the package byte-compiled once, as a regular install
-    does: the suite starts safelaunch hundreds of times (launchers, reapers, every rank's
-    runtime), and an editable install where PYTHONDONTWRITEBYTECODE is set would compile
-    each of its modules in each of them."""
+    """SIGINT as a terminal gives it; the package and its environment byte-compiled once: the
+    suite starts safelaunch and torch hundreds of times (launchers, reapers, every rank), and
+    where PYTHONDONTWRITEBYTECODE is set each of them would compile every module it imports
+    that has no byte code yet."""
     # A suite started in the background by a shell without job control (`nohup pytest &`)
     # inherits SIGINT ignored, and so would every process it starts: the tests that press
     # Ctrl-C on safelaunch would wait for nothing.  A handler (unlike "ignored") is reset to
@@ -186,9 +186,26 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        import compileall
+        _byte_compile()
 
-        compileall.compile_dir(Path(__file__).resolve().parents[1] / "safelaunch", quiet=1)
+
+def _byte_compile() -> None:
+    """safelaunch, and the virtual environment the suite runs in where its installer did not
+    (the README installs with ``--no-compile``: pip compiles its 12,000 files one by one, this
+    uses every core, and an already compiled file costs a stat)."""
+    import compileall
+    import importlib.util
+    import sysconfig
+
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "safelaunch", quiet=1)
+    if sys.prefix == sys.base_prefix:
+        return  # not a virtual environment of the project's: not ours to write in
+    for lib in sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}):
+        missing = sum(1 for folder, _, names in os.walk(lib) for name in names
+                      if name.endswith(".py") and not os.path.exists(
+                          importlib.util.cache_from_source(os.path.join(folder, name))))
+        if missing:
+            compileall.compile_dir(lib, quiet=2, workers=0 if missing > 100 else 1)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
