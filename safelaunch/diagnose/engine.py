@@ -273,6 +273,12 @@ def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> boo
     return rule.fallback and (any(not r.consequence for r, _ in matches) or not failing)
 
 
+def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
+    """Whether a line of ``evidence`` is the last line of its log: the run stopped there."""
+    last = {log.path: log.text.rstrip().count("\n") + 1 for log in logs.texts}
+    return any(last.get(e.file) == e.line for e in evidence)
+
+
 def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
     """The rule holds by the run's facts, or by the root's signal alone."""
     by_fact = rule.facts and set(rule.facts) <= logs.facts
@@ -290,6 +296,8 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> li
         if not _applies(rule, logs) or _fallback_not_needed(rule, matches, failing):
             continue
         evidence = sources.of(rule)
+        if rule.needs_failure and not failing and not _where_it_stopped(evidence, logs):
+            continue  # lines that working runs print too, and the run went on after them
         if evidence or _known_without_lines(rule, logs):
             matches.append((rule, evidence))
     return matches

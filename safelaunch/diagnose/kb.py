@@ -78,6 +78,9 @@ class Rule:
     """Evidence is every rank's Python exception (``tracebacks``), not patterns."""
     from_failures: bool = False
     """Evidence is every line that shows a failure by its shape (``launchers.failure_lines``)."""
+    needs_failure: bool = False
+    """Only in a log that shows a failure or ends at its line: its lines are also printed by
+    runs that work and go on."""
     symptom: bool = False
     """Also what another rank's failure produces (a timeout waiting for it): named only when
     no other cause is found, and its lines are never taken for another rank's failure."""
@@ -131,7 +134,7 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom"}
+             "symptom", "needs_failure"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -155,7 +158,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 fallback=bool(raw.get("fallback", False)),
                 from_exceptions=source == "exceptions",
                 from_failures=source == "failures",
-                symptom=bool(raw.get("symptom", False)))
+                symptom=bool(raw.get("symptom", False)),
+                needs_failure=bool(raw.get("needs_failure", False)))
 
 
 def _check_keys(raw: dict[str, Any], where: str) -> None:

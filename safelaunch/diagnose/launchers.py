@@ -80,7 +80,8 @@ which wrappers that run the launcher or a rank with ``subprocess.run(check=True)
 (``accelerate launch`` among them); the last one counts: the wrapper raises at the end."""
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
-FAILING_TEXTS = ("Traceback (most recent call last)", "ChildFailedError", "Fatal Python error",
+TRACEBACK = "Traceback (most recent call last)"
+FAILING_TEXTS = ("ChildFailedError", "Fatal Python error",
                  "Segmentation fault", "(core dumped)", "terminate called after throwing",
                  "srun: error: ", "received by PID", "ProcessExitedException",
                  "ProcessRaisedException")
@@ -151,15 +152,53 @@ GLOG_ERROR = re.compile(r"^\[?E\d{4} \d\d:\d\d|^\[E [\w.]{1,200}:\d{1,6}\]")
 MAX_CANDIDATES = 20_000
 
 
+IGNORED = "Exception ignored in"
+"""What Python prints before a traceback it reports and goes on from (a ``__del__``, a
+callback at exit): not the failure of the process."""
+MAX_IGNORED = 200
+IGNORED_LINES = 400
+
+
+def ignored_spans(text: str) -> list[tuple[int, int]]:
+    """Where each traceback Python ignored lies, from its ``Exception ignored in`` line to the
+    end of its exception line (only its first line where no exception line follows)."""
+    spans: list[tuple[int, int]] = []
+    at = text.find(IGNORED)
+    while at >= 0 and len(spans) < MAX_IGNORED:
+        end = _ignored_end(text, at)
+        spans.append((at, end))
+        at = text.find(IGNORED, end)
+    return spans
+
+
+def _ignored_end(text: str, at: int) -> int:
+    first = text.find("\n", at)
+    pos = first
+    for _ in range(IGNORED_LINES):
+        if pos < 0:
+            break
+        end = text.find("\n", pos + 1)
+        _, line = strip_prefixes(text[pos + 1:end if end >= 0 else len(text)], False)
+        if line[:1].strip() and not line.startswith("Traceback") and SHAPES[0].match(line):
+            return len(text) if end < 0 else end
+        pos = end
+    return len(text) if first < 0 else first
+
+
+def _inside(spans: list[tuple[int, int]], start: int) -> bool:
+    return any(begin <= start < end for begin, end in spans)
+
+
 def failure_lines(text: str, labels: bool) -> list[int]:
     """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` looked at)."""
     found: list[int] = []
     last = -1
+    ignored = ignored_spans(text)
     for looked, hit in enumerate(CANDIDATE.finditer(text)):
         if looked >= MAX_CANDIDATES:
             break
         start = text.rfind("\n", 0, hit.start()) + 1
-        if start == last:
+        if start == last or _inside(ignored, start):
             continue
         last = start
         end = text.find("\n", start)
@@ -178,7 +217,9 @@ def failure_lines(text: str, labels: bool) -> list[int]:
 def frame_lines(text: str) -> list[int]:
     """Where the frames of a traceback start, when at least ``MIN_FRAMES`` are there: what a
     log shows of a failure whose head and exception line were cut off."""
-    found = [match.start() for match in FRAME_LINE.finditer(text)]
+    ignored = ignored_spans(text)
+    found = [match.start() for match in FRAME_LINE.finditer(text)
+             if not _inside(ignored, match.start())]
     return found if len(found) >= MIN_FRAMES else []
 
 
@@ -218,7 +259,18 @@ def root_cause(text: str) -> Report:
 
 def _shows_failure(text: str) -> bool:
     return (any(needle in text for needle in FAILING_TEXTS)
-            or any(regex.search(text) for regex in FAILING_LINES))
+            or any(regex.search(text) for regex in FAILING_LINES) or _raised(text))
+
+
+def _raised(text: str) -> bool:
+    """A traceback that Python did not print and go on from (``Exception ignored in``)."""
+    at = text.find(TRACEBACK)
+    ignored = ignored_spans(text) if at >= 0 and IGNORED in text else []
+    for _ in range(MAX_IGNORED + 1):
+        if at < 0 or not _inside(ignored, at):
+            return at >= 0
+        at = text.find(TRACEBACK, at + 1)
+    return True
 
 
 def _safelaunch_row(text: str, report: Report) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from safelaunch.diagnose.launchers import strip_prefixes
+from safelaunch.diagnose.launchers import IGNORED, strip_prefixes
 
 HEAD = "Traceback (most recent call last)"
 MAX_TRACEBACKS = 200
@@ -49,11 +49,23 @@ def find(text: str, labels: bool) -> list[Raised]:
             break
         start = at + len(HEAD)
         line_start = text.rfind("\n", 0, at) + 1
+        if _ignored(text, line_start, labels):
+            continue
         rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
         raised = _read_one(text, text.find("\n", at), rank, labels)
         if raised is not None and raised.name not in LAUNCHER_ECHOES:
             found.append(raised)
     return found
+
+
+def _ignored(text: str, line_start: int, labels: bool) -> bool:
+    """Whether the traceback starting at ``line_start`` is one Python printed and went on
+    (``Exception ignored in: ...`` on the line before: a ``__del__``, a callback at exit)."""
+    if line_start == 0:
+        return False
+    before = text.rfind("\n", 0, line_start - 1) + 1
+    _, line = strip_prefixes(text[before:line_start - 1], labels)
+    return line.lstrip().startswith(IGNORED)
 
 
 def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | None:

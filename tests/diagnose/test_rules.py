@@ -128,9 +128,11 @@ CASES: dict[str, tuple[str, str]] = {
         "without libuv support, run with USE_LIBUV=0 to disable it.\n",
         "TCPStore: using libuv backend\n"),
     "host-not-resolved": (
+        TRACE + "    dist.init_process_group('nccl')\nsocket.gaierror: [Errno -2] Name or "
+        "service not known\n",
         "[W1123 22:34:52 socket.cpp:764] [c10d] The IPv6 network addresses of (node-0.cluster, "
-        "29500) cannot be retrieved (gai error: -2 - Name or service not known).\n",
-        "resolved node-0.cluster to 10.0.0.2\n"),
+        "29500) cannot be retrieved (gai error: -2 - Name or service not known).\n"
+        "epoch 0 step 1 loss 2.3026\n"),
     "store-timeout": (
         "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. "
         "1/2 clients joined.\n",
@@ -350,6 +352,133 @@ CASES: dict[str, tuple[str, str]] = {
         "TrainingArguments values:\n- ds train_micro_batch_size_per_gpu=4 vs hf "
         "per_device_train_batch_size=8\n",
         "DeepSpeed config values match TrainingArguments (auto values filled in)\n"),
+    "torchvision-torch-mismatch": (
+        TRACE + "    import torchvision\n  File \"/venv/lib/python3.10/site-packages/torchvision/"
+        "_meta_registrations.py\", line 164, in <module>\n    def meta_nms(dets, scores, "
+        "iou_threshold):\nRuntimeError: operator torchvision::nms does not exist\n",
+        "torchvision 0.19.1 registered operator torchvision::nms for torch 2.4.1\n"),
+    "ninja-missing": (
+        TRACE + "    fused_adam = FusedAdamBuilder().load()\n  File \"/venv/lib/python3.10/"
+        "site-packages/torch/utils/cpp_extension.py\", line 1683, in verify_ninja_availability"
+        "\n    raise RuntimeError(\"Ninja is required to load C++ extensions\")\nRuntimeError: "
+        "Ninja is required to load C++ extensions\n",
+        "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root... ninja "
+        "found: 1.11.1\n"),
+    "glibc-too-old": (
+        TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /lib/x86_64-linux-gnu"
+        "/libc.so.6: version `GLIBC_2.32' not found (required by /venv/lib/python3.10/site-"
+        "packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so)\n",
+        "ldd (Ubuntu GLIBC 2.35-0ubuntu3.8) 2.35: GLIBC_2.32 found\n"),
+    "nvcc-gcc-too-new": (
+        "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+        "version! gcc versions later than 11 are not supported! The nvcc flag "
+        "'-allow-unsupported-compiler' can be used to override this version check\n"
+        "ninja: build stopped: subcommand failed.\n" + TRACE
+        + "RuntimeError: Error building extension 'fused_adam'\n",
+        "nvcc: host compiler gcc 11.4 is supported\n"),
+    "cuda-runtime-library-missing": (
+        TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: libcudart.so.11.0: "
+        "cannot open shared object file: No such file or directory\n",
+        "loaded libcudart.so.12 from /venv/lib/python3.10/site-packages/nvidia/cuda_runtime/lib"
+        "\n"),
+    "python-headers-missing": (
+        "/tmp/tmpn8c04nql/main.c:4:10: fatal error: Python.h: No such file or directory\n"
+        "    4 | #include <Python.h>\ncompilation terminated.\n" + TRACE
+        + "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpn8c04nql/main.c']' returned "
+        "non-zero exit status 1.\n",
+        "checking for Python.h... yes\n"),
+    "libcuda-not-linkable": (
+        "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld "
+        "returned 1 exit status\n" + TRACE + "torch._dynamo.exc.BackendCompilerFailed: "
+        "backend='inductor' raised:\nCalledProcessError: Command '['/usr/bin/gcc', "
+        "'/tmp/tmpa/main.c', '-lcuda']' returned non-zero exit status 1.\n",
+        "found libcuda.so.1 in /usr/lib/x86_64-linux-gnu (linked with -lcuda_stub)\n"),
+    "triton-missing": (
+        TRACE + "    loss = compiled_model(x).sum()\ntorch._inductor.exc.InductorError: "
+        "TritonMissing: Cannot find a working triton installation. Either the package is not "
+        "installed or it is too old.\n",
+        "triton 3.1.0: a working installation\n"),
+    "compile-unsupported-python": (
+        TRACE + "    model = torch.compile(model)\nRuntimeError: Python 3.12+ not yet supported "
+        "for torch.compile\n",
+        "torch.compile is supported on Python 3.11 with this torch\n"),
+    "triton-out-of-resources": (
+        TRACE + "    o = attention(q, k, v)\ntriton.runtime.errors.OutOfResources: out of "
+        "resource: shared memory, Required: 98304, Hardware limit: 65536. Reducing block sizes "
+        "or `num_stages` may help.\n",
+        "autotune: config BLOCK_M=128 skipped (needs 98304 bytes of shared memory)\n"),
+    "bitsandbytes-without-cuda": (
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support.\n"
+        + TRACE + "    optimizer.step()\nAttributeError: 'NoneType' object has no attribute "
+        "'cadam32bit_grad_fp32'\n",
+        "bitsandbytes: loaded libbitsandbytes_cuda121.so for CUDA 12.1\n"),
+    "xformers-torch-mismatch": (
+        TRACE + "    out = xops.memory_efficient_attention(q, k, v)\nNotImplementedError: No "
+        "operator found for `memory_efficient_attention_forward` with inputs:\n",
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n"),
+    "torch-six-removed": (
+        TRACE + "    import deepspeed\n  File \"/venv/lib/python3.10/site-packages/deepspeed/"
+        "runtime/utils.py\", line 19, in <module>\n    from torch._six import inf\n"
+        "ModuleNotFoundError: No module named 'torch._six'\n",
+        "torch._six shim not needed: deepspeed 0.14.4 on torch 2.4.1\n"),
+    "library-version-skew": (
+        TRACE + "    from accelerate import Accelerator\n  File \"/venv/lib/python3.10/site-"
+        "packages/accelerate/accelerator.py\", line 34, in <module>\n    from huggingface_hub "
+        "import split_torch_state_dict_into_shards\nImportError: cannot import name "
+        "'split_torch_state_dict_into_shards' from 'huggingface_hub' (/venv/lib/python3.10/"
+        "site-packages/huggingface_hub/__init__.py)\n",
+        "huggingface_hub 0.24.0: split_torch_state_dict_into_shards imported\n"),
+    "transformers-needs-accelerate": (
+        TRACE + "    args = TrainingArguments(output_dir='out')\nImportError: Using the `Trainer` "
+        "with `PyTorch` requires `accelerate>=0.26.0`: Please run `pip install "
+        "transformers[torch]` or `pip install 'accelerate>=0.26.0'`\n",
+        "accelerate 0.34.2 found: the Trainer can use it\n"),
+    "accelerate-too-new-for-transformers": (
+        TRACE + "    trainer = Trainer(model=model, args=args)\nTypeError: Accelerator.__init__() "
+        "got an unexpected keyword argument 'dispatch_batches'\n",
+        "DataLoaderConfiguration(dispatch_batches=None, split_batches=False)\n"),
+    "training-arguments-renamed": (
+        TRACE + "    args = TrainingArguments(output_dir='out', evaluation_strategy='steps')\n"
+        "TypeError: TrainingArguments.__init__() got an unexpected keyword argument "
+        "'evaluation_strategy'\n",
+        "FutureWarning: `evaluation_strategy` is deprecated and will be removed in version 4.46 "
+        "of Transformers. Use `eval_strategy` instead\n"),
+    "model-type-unknown": (
+        TRACE + "    config = AutoConfig.from_pretrained(path)\nValueError: The checkpoint you are "
+        "trying to load has model type `qwen2` but Transformers does not recognize this "
+        "architecture. This could be because of an issue with the checkpoint, or because your "
+        "version of Transformers is out of date.\n",
+        "Transformers recognizes model type `qwen2` (Qwen2ForCausalLM)\n"),
+    "webdataset-nodesplitter": (
+        TRACE + "    for batch in loader:\nValueError: you need to add an explicit nodesplitter "
+        "to your input pipeline for multi-node training\n",
+        "webdataset: nodesplitter=split_by_node, 64 shards over 8 ranks\n"),
+    "datasets-fsspec-mismatch": (
+        TRACE + "    ds = load_dataset('csv', data_files='train.csv')\nNotImplementedError: "
+        "Loading a dataset cached in a LocalFileSystem is not supported.\n",
+        "Found cached dataset csv (file:///root/.cache/huggingface/datasets/csv/default)\n"),
+    "windows-paging-file": (
+        TRACE + "    import torch\nOSError: [WinError 1455] The paging file is too small for "
+        "this operation to complete. Error loading \"C:\\envs\\t\\lib\\site-packages\\torch"
+        "\\lib\\cudnn_cnn_infer64_8.dll\" or one of its dependencies.\n",
+        "paging file: 32768 MB (WinError 0: ok)\n"),
+    "pin-memory-thread-died": (
+        TRACE + "    for x, y in loader:\nRuntimeError: Pin memory thread exited unexpectedly\n",
+        "pin memory thread started (pin_memory=True, 4 workers)\n"),
+    "nccl-comm-id-subnet": (
+        "node-1:812:812 [0] misc/socket.cc:237 NCCL WARN Net : No interface found in the same "
+        "subnet as remote address 192.168.0.91<27030>\n" + TRACE
+        + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+        "internal error - please report this issue to the NCCL developers, NCCL version 2.21.5\n",
+        "node-1:812:812 [0] NCCL INFO Bootstrap : Using eth0:192.168.0.92<0>\n"),
+    "rendezvous-closed": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/torch/distributed/elastic/"
+        "rendezvous/dynamic_rendezvous.py\", line 635, in run\n    raise "
+        "RendezvousClosedError()\ntorch.distributed.elastic.rendezvous.api."
+        "RendezvousClosedError\n",
+        "[default] Rendezvous complete for workers. Result: restart_count=1 master_addr=node-0\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1181,10 +1310,52 @@ HEALTHY_NEIGHBOURS = [
     "'torch.distributed.tensor'\n",
     "peft: fully_shard unavailable (cannot import name 'fully_shard' from "
     "'torch.distributed.fsdp'), falling back to FSDP1\n",
+    # the TCPStore client tries IPv6 first; on a host without it this warning precedes a
+    # working IPv4 connection
+    "[W socket.cpp:697] [c10d] The IPv6 network addresses of (XPITDN0502269.local, 56412) "
+    "cannot be retrieved (gai error: 8 - nodename nor servname provided, or not known).\n"
+    "epoch 0 step 1 loss 2.3026\n",
+    "[W1014 16:41:26.522544000 socket.cpp:755] [c10d] The IPv6 network addresses of "
+    "(localhost, 59319) cannot be retrieved (gai error: -3 - Temporary failure in name "
+    "resolution).\nInit COMPLETE: 2 ranks\n",
+    # torchvision's optional image extension: a warning, training goes on
+    "UserWarning: Failed to load image Python extension: '/venv/lib/python3.10/site-packages/"
+    "torchvision/image.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'If you don't plan "
+    "on using image functionality from `torchvision.io`, you can ignore this warning.\n",
+    # a DataLoader iterator collected in another process: Python ignores the exception
+    "Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f62eb6ed630>"
+    "\nTraceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/torch/"
+    "utils/data/dataloader.py\", line 1466, in __del__\n    self._shutdown_workers()\n  File "
+    "\"/usr/lib/python3.10/multiprocessing/process.py\", line 160, in is_alive\n    assert "
+    "self._parent_pid == os.getpid(), 'can only test a child process'\nAssertionError: can "
+    "only test a child process\n",
+    "NCCL INFO [Service thread] Connection closed by localRank 0\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
                    "status 128.\n")
+
+
+def test_the_ipv6_lookup_warning_names_the_host_only_where_the_run_stopped():
+    warning = ("[W1123 23:05:44 socket.cpp:764] [c10d] The IPv6 network addresses of "
+               "(trainer-node-0.invalid, 29555) cannot be retrieved (gai error: -2 - Name or "
+               "service not known).\n")
+    failed = ("[E1123 23:05:53 socket.cpp:1028] [c10d] The client socket has timed out after "
+              "10000ms while trying to connect to (trainer-node-0.invalid, 29555).\n")
+    went_on = "[rank0]: epoch 0 step 1 loss 2.3026\n"
+    assert diagnose(from_text(warning * 3 + went_on, "ok.log")).status == "no_failure"
+    for stopped in (warning * 3 + failed, warning * 3):  # failed, or stuck at the warning
+        result = diagnose(from_text(stopped, "failed.log"))
+        assert [f.id for f in result.findings][:1] == ["host-not-resolved"], stopped
+
+
+def test_an_exception_python_ignored_is_not_the_failure():
+    ignored = next(line for line in HEALTHY_NEIGHBOURS if line.startswith("Exception ignored"))
+    assert ignored.startswith("Exception ignored in")
+    result = diagnose(from_text(ignored + TRACE + "torch.OutOfMemoryError: CUDA out of memory. "
+                                "Tried to allocate 2.00 GiB\n", "train.log"))
+    assert result.findings[0].id == "cuda-oom"
+    assert all("child process" not in e.text for f in result.findings for e in f.evidence)
 
 
 @pytest.mark.parametrize("line", HEALTHY_NEIGHBOURS)
