@@ -479,6 +479,46 @@ CASES: dict[str, tuple[str, str]] = {
         "RendezvousClosedError()\ntorch.distributed.elastic.rendezvous.api."
         "RendezvousClosedError\n",
         "[default] Rendezvous complete for workers. Result: restart_count=1 master_addr=node-0\n"),
+    "zero3-empty-params": (
+        TRACE + "    model.load_state_dict(torch.load('pytorch_model.bin'))\nRuntimeError: "
+        "Error(s) in loading state_dict for OPTForCausalLM:\n\tsize mismatch for model.decoder."
+        "layers.25.fc1.weight: copying a param with shape torch.Size([0]) from checkpoint, the "
+        "shape in current model is torch.Size([10240, 2560]).\n",
+        "zero3: gathered 1.3B parameters, shape torch.Size([10240, 2560])\n"),
+    "optimizer-state-mismatch": (
+        TRACE + "    optimizer.load_state_dict(ckpt['optimizer'])\nValueError: loaded state dict "
+        "contains a parameter group that doesn't match the size of optimizer's group\n",
+        "resumed optimizer state: 2 parameter groups, 161 parameters\n"),
+    "zero-checkpoint-shards-missing": (
+        TRACE + "    engine.load_checkpoint(args.resume)\nValueError: The following zero "
+        "checkpoints paths are missing: ['./output/step_5/pytorch_model/"
+        "bf16_zero_pp_rank_8_mp_rank_00_optim_states.pt']\n",
+        "[WARNING] [engine.py:2944:_get_all_zero_checkpoints] Client provided zero checkpoint "
+        "load paths: ['a'] does not exist; loading the module only as asked\n"),
+    "sharded-checkpoint-not-shared": (
+        TRACE + "    dcp.load(state_dict, checkpoint_id=path)\nFileNotFoundError: [Errno 2] No "
+        "such file or directory: '/scratch/ckpt/step_1000/.metadata'\n",
+        "saved /shared/ckpt/step_1000/.metadata and 16 shards\n"),
+    "safetensors-not-a-file": (
+        TRACE + "    state = load_file(path)\nsafetensors_rust.SafetensorError: Error while "
+        "deserializing header: HeaderTooLarge\n",
+        "safetensors: header of model.safetensors read (1,204 tensors)\n"),
+    "safetensors-shared-tensors": (
+        TRACE + "    trainer.save_model()\nRuntimeError: \n            Some tensors share memory, "
+        "this will lead to duplicate memory on disk and potential differences when loading "
+        "them again: [{'lm_head.weight', 'model.embed_tokens.weight'}].\n",
+        "Removed shared tensor {'lm_head.weight'} while saving. This should be OK, but check by "
+        "verifying that you don't receive any warning while reloading\n"),
+    "fsdp-params-freed": (
+        TRACE + "    out = model.generate(**batch)\nRuntimeError: The tensor has a non-zero "
+        "number of elements, but its data is not allocated yet. Caffe2 uses a lazy allocation, "
+        "so you will need to call mutable_data() or raw_mutable_data() to actually allocate "
+        "memory.\n",
+        "FSDP: summon_full_params around generate(): data allocated\n"),
+    "half-overflow": (
+        TRACE + "    scores = scores.masked_fill(mask, -1e9)\nRuntimeError: value cannot be "
+        "converted to type at::Half without overflow\n",
+        "mask fill value -65504.0 fits in float16\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
