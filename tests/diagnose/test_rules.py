@@ -519,6 +519,71 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    scores = scores.masked_fill(mask, -1e9)\nRuntimeError: value cannot be "
         "converted to type at::Half without overflow\n",
         "mask fill value -65504.0 fits in float16\n"),
+    "deepspeed-config-not-found": (
+        TRACE + "    args = TrainingArguments(output_dir='out', deepspeed='ds_config.json')\n"
+        "ValueError: Expected a string path to an existing deepspeed config, or a dictionary, or "
+        "a base64 encoded string. Received: ds_config.json\n",
+        "Using DeepSpeed config file /work/ds_config.json\n"),
+    "zero2-gradient-twice": (
+        TRACE + "    model.backward(loss)\nAssertionError: The parameter 447 has already been "
+        "reduced.             Gradient computed twice for this partition.             Multiple "
+        "gradient reduction is currently not supported\n",
+        "ZeRO stage 2: 447 parameters reduced once each this step\n"),
+    "deepspeed-pipeline-zero-stage": (
+        TRACE + "    engine, _, _, _ = deepspeed.initialize(model=pipe_model, config=cfg)\n"
+        "AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n",
+        "pipeline parallelism: 4 stages with ZeRO stage 1\n"),
+    "deepspeed-config-twice": (
+        TRACE + "    engine, *_ = deepspeed.initialize(args=args, model=model, config=cfg)\n"
+        "AssertionError: Not sure how to proceed, we were given deepspeed configs in the "
+        "deepspeed arguments and deepspeed.initialize() function call\n",
+        "deepspeed.initialize: config taken from the deepspeed arguments\n"),
+    "deepspeed-launcher-no-slot": (
+        "[INFO] [runner.py:463:main] Detected CUDA_VISIBLE_DEVICES=1: setting "
+        "--include=localhost:1\n" + TRACE + "    resource_pool = parse_inclusion_exclusion("
+        "resource_pool, args.include, args.exclude)\nValueError: No slot '1' specified on "
+        "host 'localhost'\n",
+        "[INFO] [runner.py:463:main] Detected CUDA_VISIBLE_DEVICES=0,1: setting "
+        "--include=localhost:0,1\n"),
+    "nproc-not-a-number": (
+        TRACE + "    nproc_per_node = determine_local_world_size(args.nproc_per_node)\n"
+        "ValueError: Unsupported nproc_per_node value: --work-dir\n",
+        "FutureWarning: The module torch.distributed.launch is deprecated and will be removed in "
+        "future. Use torchrun.\n"),
+    "deepspeed-auto-unfilled": (
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for "
+        "DeepSpeedZeroConfig\nstage3_prefetch_bucket_size\n  Input should be a valid integer, "
+        "got a number with a fractional part [type=int_from_float, input_value=15099494.4, "
+        "input_type=float]\n",
+        "  \"stage3_prefetch_bucket_size\": 15099494,\n  \"train_batch_size\": 64,\n"),
+    "accelerate-deepspeed-config-conflict": (
+        TRACE + "    accelerator = Accelerator()\nValueError: When using `deepspeed_config_file`, "
+        "the following accelerate config variables will be ignored: ['gradient_accumulation_"
+        "steps', 'zero_stage', 'mixed_precision'].\n",
+        "The following values were not passed to `accelerate launch` and had defaults used "
+        "instead:\n"),
+    "lightning-2-removed-arguments": (
+        TRACE + "    trainer = pl.Trainer(gpus=4, max_epochs=10)\nTypeError: Trainer.__init__() "
+        "got an unexpected keyword argument 'gpus'\n",
+        "GPU available: True (cuda), used: True\n"),
+    "zero-inference-needs-stage3": (
+        TRACE + "    metrics = trainer.evaluate()\nValueError: ZeRO inference only makes sense "
+        "with ZeRO Stage 3 - please adjust your config\n",
+        "ZeRO stage 3 inference: parameters partitioned over 8 ranks\n"),
+    "nccl-invalid-usage": (
+        TRACE + "    model = DDP(model, device_ids=[local_rank])\nRuntimeError: NCCL error in: "
+        "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:957, invalid usage, NCCL version "
+        "21.0.3\nncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as "
+        "too many async ops, too many collectives at once, mixing streams in a group, etc).\n",
+        "NCCL INFO comm 0x55d0 rank 3 nranks 16 cudaDev 3 nvmlDev 3 - Init COMPLETE\n"),
+    "slurm-gres-invalid": (
+        "srun: error: Unable to allocate resources: Invalid generic resource (gres) "
+        "specification\n",
+        "srun: job 38602701 has been allocated resources\n"),
+    "slurm-memory-options": (
+        "srun: fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually "
+        "exclusive.\n",
+        "srun: job 38602702 queued and waiting for resources (--mem-per-gpu=40G)\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
