@@ -275,7 +275,7 @@ def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> boo
 
 def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
     """Whether a line of ``evidence`` is the last line of its log: the run stopped there."""
-    last = {log.path: log.text.rstrip().count("\n") + 1 for log in logs.texts}
+    last = {log.path: log.body.line_at(max(0, len(log.text.rstrip()) - 1)) for log in logs.texts}
     return any(last.get(e.file) == e.line for e in evidence)
 
 

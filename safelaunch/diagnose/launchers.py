@@ -159,34 +159,51 @@ MAX_IGNORED = 200
 IGNORED_LINES = 400
 
 
-def ignored_spans(text: str) -> list[tuple[int, int]]:
-    """Where each traceback Python ignored lies, from its ``Exception ignored in`` line to the
-    end of its exception line (only its first line where no exception line follows)."""
-    spans: list[tuple[int, int]] = []
+Span = tuple[int, int, "int | None"]
+"""An ignored traceback: where it starts and ends in the text, and the rank it belongs to."""
+
+
+def ignored_spans(text: str) -> list[Span]:
+    """Where each traceback Python ignored lies: from its ``Exception ignored in`` line to the
+    end of its exception line (the first line of that rank after its frames that is not
+    indented), or only its first line where no traceback follows."""
+    spans: list[Span] = []
     at = text.find(IGNORED)
     while at >= 0 and len(spans) < MAX_IGNORED:
-        end = _ignored_end(text, at)
-        spans.append((at, end))
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        rank, _ = strip_prefixes(text[start:at], False)
+        end = _ignored_end(text, end, rank)
+        spans.append((start, end, rank))
         at = text.find(IGNORED, end)
     return spans
 
 
-def _ignored_end(text: str, at: int) -> int:
-    first = text.find("\n", at)
+def _ignored_end(text: str, first: int, rank: int | None) -> int:
+    """Where the ignored traceback whose first line ends at ``first`` ends."""
     pos = first
+    seen_head = False
     for _ in range(IGNORED_LINES):
         if pos < 0:
             break
         end = text.find("\n", pos + 1)
-        _, line = strip_prefixes(text[pos + 1:end if end >= 0 else len(text)], False)
-        if line[:1].strip() and not line.startswith("Traceback") and SHAPES[0].match(line):
-            return len(text) if end < 0 else end
+        line_rank, line = strip_prefixes(text[pos + 1:end if end >= 0 else len(text)], False)
+        if rank is not None and line_rank is not None and line_rank != rank:
+            pos = end
+            continue  # another rank's line, interleaved
+        if line.startswith("Traceback"):
+            seen_head = True
+        elif not seen_head:
+            break
+        elif line[:1].strip():
+            return len(text) if end < 0 else end  # its exception line
         pos = end
     return len(text) if first < 0 else first
 
 
-def _inside(spans: list[tuple[int, int]], start: int) -> bool:
-    return any(begin <= start < end for begin, end in spans)
+def _inside(spans: list[Span], start: int, rank: int | None = None) -> bool:
+    return any(begin <= start < end and (rank is None or owner is None or owner == rank)
+               for begin, end, owner in spans)
 
 
 def failure_lines(text: str, labels: bool) -> list[int]:
@@ -198,7 +215,7 @@ def failure_lines(text: str, labels: bool) -> list[int]:
         if looked >= MAX_CANDIDATES:
             break
         start = text.rfind("\n", 0, hit.start()) + 1
-        if start == last or _inside(ignored, start):
+        if start == last:
             continue
         last = start
         end = text.find("\n", start)
@@ -207,7 +224,9 @@ def failure_lines(text: str, labels: bool) -> list[int]:
             raw = raw[label.end():]
         while match := TAGGED.match(raw):
             raw = raw[match.end():]
-        _, line = strip_prefixes(raw, False)
+        line_rank, line = strip_prefixes(raw, False)
+        if _inside(ignored, start, line_rank):
+            continue
         line = QUOTING.sub("", line).strip()
         if GLOG_ERROR.match(raw) or any(shape.search(line) for shape in SHAPES):
             found.append(start)
@@ -219,7 +238,7 @@ def frame_lines(text: str) -> list[int]:
     log shows of a failure whose head and exception line were cut off."""
     ignored = ignored_spans(text)
     found = [match.start() for match in FRAME_LINE.finditer(text)
-             if not _inside(ignored, match.start())]
+             if not _inside(ignored, match.start(), _rank_at(text, match.start()))]
     return found if len(found) >= MIN_FRAMES else []
 
 
@@ -267,10 +286,17 @@ def _raised(text: str) -> bool:
     at = text.find(TRACEBACK)
     ignored = ignored_spans(text) if at >= 0 and IGNORED in text else []
     for _ in range(MAX_IGNORED + 1):
-        if at < 0 or not _inside(ignored, at):
+        if at < 0 or not _inside(ignored, at, _rank_at(text, at)):
             return at >= 0
         at = text.find(TRACEBACK, at + 1)
     return True
+
+
+def _rank_at(text: str, at: int) -> int | None:
+    """The rank the line holding ``at`` belongs to, by its prefix."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return strip_prefixes(text[start:end if end >= 0 else len(text)], False)[0]
 
 
 def _safelaunch_row(text: str, report: Report) -> bool:

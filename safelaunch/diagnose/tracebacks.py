@@ -60,12 +60,19 @@ def find(text: str, labels: bool) -> list[Raised]:
 
 def _ignored(text: str, line_start: int, labels: bool) -> bool:
     """Whether the traceback starting at ``line_start`` is one Python printed and went on
-    (``Exception ignored in: ...`` on the line before: a ``__del__``, a callback at exit)."""
-    if line_start == 0:
-        return False
-    before = text.rfind("\n", 0, line_start - 1) + 1
-    _, line = strip_prefixes(text[before:line_start - 1], labels)
-    return line.lstrip().startswith(IGNORED)
+    from: the line of its rank before it says ``Exception ignored in`` (a ``__del__``, a
+    callback at exit)."""
+    rank, _ = strip_prefixes(text[line_start:text.find("\n", line_start)], labels)
+    end = line_start - 1
+    for _ in range(MAX_FRAME_LINES):
+        if end <= 0:
+            return False
+        start = text.rfind("\n", 0, end) + 1
+        line_rank, line = strip_prefixes(text[start:end], labels)
+        if not _another_rank(rank, line_rank):
+            return line.lstrip().startswith(IGNORED)
+        end = start - 1
+    return False
 
 
 def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | None:

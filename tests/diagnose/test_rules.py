@@ -415,7 +415,9 @@ CASES: dict[str, tuple[str, str]] = {
         "bitsandbytes: loaded libbitsandbytes_cuda121.so for CUDA 12.1\n"),
     "xformers-torch-mismatch": (
         TRACE + "    out = xops.memory_efficient_attention(q, k, v)\nNotImplementedError: No "
-        "operator found for `memory_efficient_attention_forward` with inputs:\n",
+        "operator found for `memory_efficient_attention_forward` with inputs:\n"
+        "     query       : shape=(1, 4096, 8, 40) (torch.float16)\n`cutlassF` is not supported "
+        "because:\n    xFormers wasn't build with CUDA support\n",
         "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
         "    PyTorch 2.3.0+cu121 with CUDA 1201 (you have 2.1.0+cu121)\n"),
     "torch-six-removed": (
@@ -584,6 +586,11 @@ CASES: dict[str, tuple[str, str]] = {
         "srun: fatal: SLURM_MEM_PER_CPU, SLURM_MEM_PER_GPU, and SLURM_MEM_PER_NODE are mutually "
         "exclusive.\n",
         "srun: job 38602702 queued and waiting for resources (--mem-per-gpu=40G)\n"),
+    "init-method-without-rank": (
+        TRACE + "    dist.init_process_group('nccl', init_method=f'tcp://{addr}:{port}')\n"
+        "ValueError: Error initializing torch.distributed using tcp:// rendezvous: rank "
+        "parameter missing\n",
+        "init_process_group: tcp:// rendezvous with rank 0 of world size 2\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1435,6 +1442,18 @@ HEALTHY_NEIGHBOURS = [
     "self._parent_pid == os.getpid(), 'can only test a child process'\nAssertionError: can "
     "only test a child process\n",
     "NCCL INFO [Service thread] Connection closed by localRank 0\n",
+    "/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load "
+    "image Python extension: libc10_cuda.so: cannot open shared object file: No such file or "
+    "directory\n  warn(f\"Failed to load image Python extension: {e}\")\n[rank0]: epoch 0 step "
+    "100 loss 2.1024\n",
+    "2024-02-25 18:52:47.991396: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] "
+    "Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot "
+    "open shared object file: No such file or directory\n***** Running training *****\n",
+    "UserWarning: The installed version of bitsandbytes was compiled without GPU support.\n"
+    "'NoneType' object has no attribute 'cadam32bit_grad_fp32'\nLoading checkpoint shards: "
+    "100%\n",
+    "torch.compile() failed: Dynamo is not supported on Python 3.12+; running eagerly\nstep 0 "
+    "loss 10.9821\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
@@ -1543,3 +1562,129 @@ def test_real_torch_output_names_the_cause():
         "allowed global by default.")
     assert diagnose(from_text(refused_class, "load.log")).findings[0].id == "torch-load-weights-only"
     assert diagnose(from_text(TORCH_2_13_DOUBLE_INPUT, "conv.log")).findings[0].id == "dtype-mismatch"
+
+
+# Logs a reviewer built against the fourth count of rules: a warning printed at import, a
+# project folder shadowing a library, a thread's own error above the main thread's echo, an
+# ignored exception of another name or rank: the first finding is the real cause.
+REVIEWED = [
+    (
+        "2023-03-01 10:12:03.118201: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+        '2023-03-01 10:12:03.118244: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set up on your machine.\n'
+        '***** Running training *****\n'
+        '  Num examples = 25000\n'
+        'Traceback (most recent call last):\n'
+        '  File "run_glue.py", line 612, in <module>\n'
+        '    main()\n'
+        '  File "run_glue.py", line 540, in main\n'
+        '    train_result = trainer.train(resume_from_checkpoint=checkpoint)\n'
+        '  File "/venv/lib/python3.8/site-packages/transformers/trainer.py", line 2283, in compute_loss\n'
+        '    loss = outputs["loss"] if isinstance(outputs, dict) else outputs[0]\n'
+        "KeyError: 'loss'\n",
+     'python-exception', "KeyError: 'loss'"),
+    (
+        'Traceback (most recent call last):\n'
+        '  File "D:\\CSAD-main\\CSAD.py", line 15, in <module>\n'
+        '    from data_loader import MVTecLOCODataset,InfiniteDataloader,ImageNetDataset\n'
+        '  File "D:\\CSAD-main\\data_loader.py", line 7, in <module>\n'
+        '    from datasets import load_dataset as hf_load_dataset\n'
+        "ImportError: cannot import name 'load_dataset' from 'datasets' (unknown location)\n",
+     'module-not-found', None),
+    (
+        'Exception in thread Thread-3:\n'
+        'Traceback (most recent call last):\n'
+        '  File "/usr/lib/python3.8/threading.py", line 932, in _bootstrap_inner\n'
+        '    self.run()\n'
+        '  File "/usr/lib/python3.8/threading.py", line 870, in run\n'
+        '    self._target(*self._args, **self._kwargs)\n'
+        '  File "/venv/lib/python3.8/site-packages/torch/utils/data/_utils/pin_memory.py", line 28, in _pin_memory_loop\n'
+        '    r = in_queue.get(timeout=MP_STATUS_CHECK_INTERVAL)\n'
+        '  File "/usr/lib/python3.8/multiprocessing/queues.py", line 116, in get\n'
+        '    return _ForkingPickler.loads(res)\n'
+        '  File "/venv/lib/python3.8/site-packages/torch/multiprocessing/reductions.py", line 282, in rebuild_storage_fd\n'
+        '    fd = df.detach()\n'
+        '  File "/usr/lib/python3.8/multiprocessing/resource_sharer.py", line 58, in detach\n'
+        '    return reduction.recv_handle(conn)\n'
+        '  File "/usr/lib/python3.8/multiprocessing/reduction.py", line 189, in recv_handle\n'
+        '    return recvfds(s, 1)[0]\n'
+        '  File "/usr/lib/python3.8/multiprocessing/reduction.py", line 164, in recvfds\n'
+        "    raise RuntimeError('received %d items of ancdata' %\n"
+        'RuntimeError: received 0 items of ancdata\n'
+        'Traceback (most recent call last):\n'
+        '  File "train.py", line 120, in <module>\n'
+        '    for i, (x, y) in enumerate(loader):\n'
+        '  File "/venv/lib/python3.8/site-packages/torch/utils/data/dataloader.py", line 435, in __next__\n'
+        '    data = self._next_data()\n'
+        '  File "/venv/lib/python3.8/site-packages/torch/utils/data/dataloader.py", line 1068, in _next_data\n'
+        '    idx, data = self._get_data()\n'
+        '  File "/venv/lib/python3.8/site-packages/torch/utils/data/dataloader.py", line 1029, in _get_data\n'
+        "    raise RuntimeError('Pin memory thread exited unexpectedly')\n"
+        'RuntimeError: Pin memory thread exited unexpectedly\n',
+     'too-many-open-files', None),
+    (
+        'Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f62eb6ed630>\n'
+        'Traceback (most recent call last):\n'
+        '  File "/venv/lib/python3.10/site-packages/torch/utils/data/dataloader.py", line 1466, in __del__\n'
+        '    self._shutdown_workers()\n'
+        '  File "/venv/lib/python3.10/site-packages/torch/utils/data/dataloader.py", line 1430, in _shutdown_workers\n'
+        '    self._worker_result_queue.get(timeout=_utils.MP_STATUS_CHECK_INTERVAL)\n'
+        '  File "/usr/lib/python3.10/multiprocessing/queues.py", line 114, in get\n'
+        '    raise Empty\n'
+        '_queue.Empty: \n'
+        'Validation: 100%|██████████| 50/50 [00:10<00:00,  4.90it/s]\n'
+        'epoch 1 step 2000 loss 0.611\n'
+        'Traceback (most recent call last):\n'
+        '  File "/home/u/train.py", line 88, in <module>\n'
+        '    main()\n'
+        '  File "/home/u/train.py", line 80, in main\n'
+        '    loss = criterion(out, batch["labels"])\n'
+        "KeyError: 'labels'\n",
+     'python-exception', "KeyError: 'labels'"),
+    (
+        '[rank1]: Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f62eb6ed630>\n'
+        '[rank0]: Traceback (most recent call last):\n'
+        '[rank0]:   File "/workspace/train.py", line 88, in <module>\n'
+        '[rank0]:     main()\n'
+        '[rank0]:   File "/workspace/train.py", line 80, in main\n'
+        '[rank0]:     loss = criterion(out, batch["labels"])\n'
+        "[rank0]: KeyError: 'labels'\n"
+        '[rank1]: Traceback (most recent call last):\n'
+        '[rank1]:   File "/venv/lib/python3.10/site-packages/torch/utils/data/dataloader.py", line 1466, in __del__\n'
+        '[rank1]:     self._shutdown_workers()\n'
+        '[rank1]:   File "/usr/lib/python3.10/multiprocessing/process.py", line 160, in is_alive\n'
+        "[rank1]:     assert self._parent_pid == os.getpid(), 'can only test a child process'\n"
+        '[rank1]: AssertionError: can only test a child process\n',
+     'python-exception', "KeyError: 'labels'"),
+    (
+        '/Users/me/venv/lib/python3.11/site-packages/bitsandbytes/cextension.py:34: UserWarning: The installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n'
+        '  warn("The installed version of bitsandbytes was compiled without GPU support. "\n'
+        "'NoneType' object has no attribute 'cadam32bit_grad_fp32'\n"
+        'Traceback (most recent call last):\n'
+        '  File "/Users/me/proj/train.py", line 57, in <module>\n'
+        '    model.load_state_dict(torch.load("ckpt.pt", map_location="cpu"))\n'
+        '  File "/Users/me/venv/lib/python3.11/site-packages/torch/nn/modules/module.py", line 2152, in load_state_dict\n'
+        "    raise RuntimeError('Error(s) in loading state_dict for {}:\\n\\t{}'.format(\n"
+        'RuntimeError: Error(s) in loading state_dict for GPT:\n'
+        '\tUnexpected key(s) in state_dict: "lm_head.bias".\n',
+     'state-dict-keys', None),
+    (
+        '/home/u/anaconda3/envs/gim/lib/python3.8/site-packages/torchvision/io/image.py:11: UserWarning: Failed to load image Python extension: libc10_cuda.so: cannot open shared object file: No such file or directory\n'
+        '  warn(f"Failed to load image Python extension: {e}")\n'
+        'Traceback (most recent call last):\n'
+        '  File "demo.py", line 316, in <module>\n'
+        "    state_dict = torch.load(checkpoints_path, map_location='cpu')\n"
+        '  File "/home/u/anaconda3/envs/gim/lib/python3.8/site-packages/torch/serialization.py", line 608, in load\n'
+        '    return _legacy_load(opened_file, map_location, pickle_module, **pickle_load_args)\n'
+        '  File "/home/u/anaconda3/envs/gim/lib/python3.8/site-packages/torch/serialization.py", line 777, in _legacy_load\n'
+        '    magic_number = pickle_module.load(f, **pickle_load_args)\n'
+        "_pickle.UnpicklingError: invalid load key, 'v'.\n",
+     'checkpoint-corrupt', None),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id", "evidence"), REVIEWED)
+def test_the_real_cause_comes_before_what_only_looks_like_one(text, rule_id, evidence):
+    result = diagnose(from_text(text, "train.log"))
+    assert [f.id for f in result.findings][:1] == [rule_id], [f.id for f in result.findings]
+    if evidence:
+        assert any(evidence in e.text for e in result.findings[0].evidence)
