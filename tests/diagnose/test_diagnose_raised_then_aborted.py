@@ -19,7 +19,8 @@ def test_the_exception_before_the_abort_is_the_cause():
     assert "root_raised" in logs.facts
     result = diagnose(logs)
     first = result.findings[0]
-    assert (first.id, first.rank) == ("python-exception", 0)
+    # a float passed to a collective: the exception, named by its own rule
+    assert (first.id, first.rank) == ("collective-not-a-tensor", 0)
     assert first.evidence[0].text.startswith("TypeError: Invalid function argument.")
     assert "gloo-exit-abort" not in [f.id for f in result.findings]
 

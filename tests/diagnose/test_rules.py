@@ -591,6 +591,44 @@ CASES: dict[str, tuple[str, str]] = {
         "ValueError: Error initializing torch.distributed using tcp:// rendezvous: rank "
         "parameter missing\n",
         "init_process_group: tcp:// rendezvous with rank 0 of world size 2\n"),
+    "collective-size-mismatch": (
+        "terminate called after throwing an instance of 'gloo::EnforceNotMet'\n  what():  "
+        "[enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:456] "
+        "op.preamble.length <= op.nbytes. 6 vs 4. Received data size doesn't match expected "
+        "size. Is there a distributed collective mismatch in your code?\n",
+        "all_gather: 2 ranks, 4 bytes each (op.nbytes agreed)\n"),
+    "collective-dtype-unsupported": (
+        TRACE + "    dist.all_reduce(spectrum)\nRuntimeError: Input tensor data type is not "
+        "supported for NCCL process group: ComplexFloat\n",
+        "all_reduce: dtype ComplexFloat viewed as real for NCCL\n"),
+    "collective-dtypes-differ": (
+        TRACE + "    dist.all_gather(outs, t)\nValueError: Invalid usage of tensors with different "
+        "dtypesFound torch.float64 and  torch.float32\n",
+        "all_gather: outputs allocated with torch.empty_like(input)\n"),
+    "collective-not-a-tensor": (
+        TRACE + "    dist.all_reduce(loss.item())\nTypeError: Invalid function argument. Expected "
+        "parameter `tensor` of type torch.Tensor\n             but got <class 'float'> instead.\n",
+        "metrics: all_reduce of torch.Tensor loss\n"),
+    "collective-list-on-non-root": (
+        TRACE + "    dist.scatter(t, scatter_list=chunks, src=0)\nValueError: Argument "
+        "``scatter_list`` must NOT be specified on non-source ranks.\n",
+        "scatter: scatter_list given on rank 0 (source) only\n"),
+    "backend-lacks-collective": (
+        TRACE + "    dist.all_to_all(outs, ins)\nRuntimeError: ProcessGroup gloo does not support "
+        "alltoall\n",
+        "process group: backend cpu:gloo,cuda:nccl\n"),
+    "ddp-device-ids-several": (
+        TRACE + "    model = DDP(model, device_ids=[0, 1])\nValueError: device_ids can only be None "
+        "or contain a single element.\n",
+        "DDP: device_ids=[3] for local rank 3\n"),
+    "dtensor-no-sharding-rule": (
+        TRACE + "    out = attn(x)\nNotImplementedError: Operator aten.masked_fill_.Scalar does "
+        "not have a sharding strategy registered.\n",
+        "sharding strategy registered for aten.mm.default\n"),
+    "dtensor-mixed-with-tensor": (
+        TRACE + "    y = x @ w\nRuntimeError: aten.mm.default got mixed torch.Tensor and DTensor, "
+        "need to convert all torch.Tensor to DTensor before calling distributed operators!\n",
+        "DTensor: converted torch.Tensor mask with DTensor.from_local\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
