@@ -492,9 +492,9 @@ CASES: dict[str, tuple[str, str]] = {
         "contains a parameter group that doesn't match the size of optimizer's group\n",
         "resumed optimizer state: 2 parameter groups, 161 parameters\n"),
     "zero-checkpoint-shards-missing": (
-        TRACE + "    engine.load_checkpoint(args.resume)\nValueError: The following zero "
-        "checkpoints paths are missing: ['./output/step_5/pytorch_model/"
-        "bf16_zero_pp_rank_8_mp_rank_00_optim_states.pt']\n",
+        TRACE + "    engine.load_checkpoint(args.resume)\nFileNotFoundError: [Errno 2] No such "
+        "file or directory: 'output/checkpoint-500/global_step500/zero_pp_rank_4_mp_rank_00_"
+        "optim_states.pt'\n",
         "[WARNING] [engine.py:2944:_get_all_zero_checkpoints] Client provided zero checkpoint "
         "load paths: ['a'] does not exist; loading the module only as asked\n"),
     "sharded-checkpoint-not-shared": (
@@ -629,6 +629,10 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    y = x @ w\nRuntimeError: aten.mm.default got mixed torch.Tensor and DTensor, "
         "need to convert all torch.Tensor to DTensor before calling distributed operators!\n",
         "DTensor: converted torch.Tensor mask with DTensor.from_local\n"),
+    "collective-output-list": (
+        TRACE + "    dist.all_gather(out, t)\nRuntimeError: ProcessGroupGloo::allgather: invalid "
+        "output tensor list at index 0 (expected length 2, got 3)\n",
+        "all_gather: output list of world_size (2) tensors\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1480,6 +1484,9 @@ HEALTHY_NEIGHBOURS = [
     "self._parent_pid == os.getpid(), 'can only test a child process'\nAssertionError: can "
     "only test a child process\n",
     "NCCL INFO [Service thread] Connection closed by localRank 0\n",
+    "[2024-03-11 10:02:14,877] [WARNING] [engine.py:2916:_get_all_zero_checkpoint_names] The "
+    "following zero checkpoints paths are missing: ['/data/ckpt/200000/zero_pp_rank_0_mp_rank_00"
+    "_optim_states.pt']\nsuccessfully loaded /data/ckpt/200000/mp_rank_00_model_states.pt\n",
     "/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load "
     "image Python extension: libc10_cuda.so: cannot open shared object file: No such file or "
     "directory\n  warn(f\"Failed to load image Python extension: {e}\")\n[rank0]: epoch 0 step "
@@ -1606,6 +1613,13 @@ def test_real_torch_output_names_the_cause():
 # project folder shadowing a library, a thread's own error above the main thread's echo, an
 # ignored exception of another name or rank: the first finding is the real cause.
 REVIEWED = [
+    ("[2024-03-11 10:02:14,877] [WARNING] [engine.py:2916:_get_all_zero_checkpoint_names] The "
+     "following zero checkpoints paths are missing: ['/data/ckpt/zero_pp_rank_0_mp_rank_00_optim_"
+     "states.pt']\niteration 300/2000 | lm loss 2.102E+00 |\n" + TRACE
+     + "AttributeError: 'list' object has no attribute 'to'\n", "python-exception",
+     "AttributeError"),
+    (TRACE + "TypeError: LanguageModelSAETrainingRunner.__init__() got an unexpected keyword "
+     "argument 'resume_from_checkpoint'\n", "python-exception", "TypeError"),
     (
         "2023-03-01 10:12:03.118201: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
         '2023-03-01 10:12:03.118244: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set up on your machine.\n'
