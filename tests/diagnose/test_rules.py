@@ -633,6 +633,57 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    dist.all_gather(out, t)\nRuntimeError: ProcessGroupGloo::allgather: invalid "
         "output tensor list at index 0 (expected length 2, got 3)\n",
         "all_gather: output list of world_size (2) tensors\n"),
+    "vllm-startup-memory-taken": (
+        TRACE + "    llm = LLM(model=path)\nValueError: Free memory on device (20.51/79.19 GiB) on "
+        "startup is less than desired GPU memory utilization (0.9, 71.27 GiB). Decrease GPU "
+        "memory utilization or reduce GPU memory used by other processes.\n",
+        "INFO gpu_worker.py:220] Available KV cache memory: 52.1 GiB (free memory on device "
+        "ok)\n"),
+    "serving-prefill-memory": (
+        "Error: Warmup(Generation(\"Not enough memory to handle 4096 prefill tokens. You need "
+        "to decrease `--max-batch-prefill-tokens`\"))\n",
+        "INFO warmup: Setting max batch total tokens to 245632 (enough memory for 4096 prefill "
+        "tokens)\n"),
+    "grpo-generations-batch": (
+        TRACE + "    args = GRPOConfig(num_generations=8)\nValueError: The global train batch "
+        "size (7 x 1) must be evenly divisible by the number of generations per prompt (8). "
+        "Given the current train batch size, the valid values for the number of generations "
+        "are: [7].\n",
+        "GRPO: 8 generations per prompt, global batch 64\n"),
+    "trl-vllm-server-unreachable": (
+        "INFO - trl.extras.vllm_client - Server is not up yet. Retrying in 2.0 seconds...\n"
+        + TRACE + "ConnectionError: The vLLM server can't be reached at 0.0.0.0:8000 after 240 "
+        "seconds. Make sure the server is running by running `trl vllm-serve`.\n",
+        "INFO - trl.extras.vllm_client - Server is not up yet. Retrying in 2.0 seconds...\n"),
+    "megatron-device-max-connections": (
+        TRACE + "    output = linear_with_grad_accumulation_and_async_allreduce(*args)\n"
+        "RuntimeError: Using sequence parallelism requires setting the environment variable "
+        "CUDA_DEVICE_MAX_CONNECTIONS to 1\n",
+        "environment: CUDA_DEVICE_MAX_CONNECTIONS=1\n"),
+    "fp8-gpu-too-old": (
+        TRACE + "    with te.fp8_autocast(enabled=True):\nAssertionError: Device compute "
+        "capability 8.9 or higher required for FP8 execution.\n",
+        "Transformer Engine: device compute capability 9.0, FP8 enabled\n"),
+    "vllm-pipeline-unsupported": (
+        TRACE + "    llm = LLM(model=path, pipeline_parallel_size=2)\nNotImplementedError: "
+        "Pipeline parallelism is not supported for this model. Supported models implement the "
+        "`SupportsPP` interface.\n",
+        "INFO: pipeline parallel size 2 with the ray executor\n"),
+    "expert-parallel-size-indivisible": (
+        TRACE + "    engine = LLMEngine.from_engine_args(args)\nAssertionError: "
+        "n_physical_experts=256 must be divisible by ep_size=3. Adjust num_redundant_experts.\n",
+        "MoE: 256 experts over expert parallel size 8\n"),
+    "nccl-cuda-graph-capture": (
+        "node-0:51:51 [0] NCCL WARN NCCL cannot be captured in a graph if either it wasn't "
+        "built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.\n" + TRACE
+        + "RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)\n",
+        "node-0:51:51 [0] NCCL INFO NCCL_GRAPH_REGISTER set by environment to 1 (captured in a "
+        "graph)\n"),
+    "vllm-max-model-len": (
+        TRACE + "    llm = LLM(model=path, max_model_len=65536)\nValueError: User-specified "
+        "max_model_len (65536) is greater than the derived max_model_len "
+        "(max_position_embeddings=32768 or model_max_length=None in model's config.json).\n",
+        "INFO: max_model_len 32768 derived from max_position_embeddings\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
