@@ -31,8 +31,8 @@ from safelaunch.supervisor.rundir import fallback_summary
 
 RUN_LINE_HEAD = re.compile(r"^\d{4}-\d\d-\d\dT[\d:.]+Z (?:out|err|---) ", re.MULTILINE)
 RANK_LOG = re.compile(r"rank(\d{1,6})\.log")
-SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "6": "SIGABRT", "7": "SIGBUS", "9": "SIGKILL",
-                "11": "SIGSEGV", "15": "SIGTERM"}
+SIGNAL_NAMES = {"1": "SIGHUP", "2": "SIGINT", "4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS",
+                "8": "SIGFPE", "9": "SIGKILL", "11": "SIGSEGV", "13": "SIGPIPE", "15": "SIGTERM"}
 MAX_JSON_BYTES = 16 << 20
 MAX_TAIL_CHARS = 64_000
 EVENTS_EDGE_BYTES = 64 << 10

@@ -684,6 +684,43 @@ CASES: dict[str, tuple[str, str]] = {
         "max_model_len (65536) is greater than the derived max_model_len "
         "(max_position_embeddings=32768 or model_max_length=None in model's config.json).\n",
         "INFO: max_model_len 32768 derived from max_position_embeddings\n"),
+    "opencv-gui-libraries-missing": (
+        TRACE + "    import cv2\nImportError: libGL.so.1: cannot open shared object file: No such "
+        "file or directory\n",
+        "opencv-python-headless 4.10.0: no libGL.so.1 needed\n"),
+    "cuda-libraries-mixed": (
+        TRACE + "    import torch\nOSError: /usr/local/lib/python3.8/dist-packages/nvidia/cublas/"
+        "lib/libcublas.so.11: undefined symbol: cublasLtGetStatusString, version "
+        "libcublasLt.so.11\n",
+        "cuBLAS: libcublas.so.11 and libcublasLt.so.11 from one release\n"),
+    "torch-cuda-wheels-missing": (
+        TRACE + "    import torch\nValueError: libcublas.so.*[0-9] not found in the system path "
+        "['/code', '/usr/local/lib/python310.zip']\n",
+        "found libcublas.so.12 in the system path\n"),
+    "cudnn-nvrtc-missing": (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared "
+        "object file: No such file or directory\nAborted (core dumped)\n",
+        "Loaded library libcudnn_cnn_infer.so.8\n"),
+    "numpy-too-old": (
+        "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xe"
+        "\n" + TRACE + "    import cv2\nImportError: numpy.core.multiarray failed to import\n",
+        "numpy 1.26.4: API version 0x10\n"),
+    "illegal-instruction": (
+        "Illegal instruction (core dumped)\n",
+        "CPU flags: avx avx2 avx512f (no illegal instruction expected)\n"),
+    "thread-limit": (
+        "OpenBLAS blas_thread_init: pthread_create failed for thread 50 of 64: Resource "
+        "temporarily unavailable\nOpenBLAS blas_thread_init: RLIMIT_NPROC 4096 current, 513046 "
+        "max\n" + TRACE + "RuntimeError: can't start new thread\n",
+        "OpenBLAS: 64 threads started\n"),
+    "shared-tmp-permission": (
+        TRACE + "    fused = load(name='fused', sources=['fused.cpp'])\nPermissionError: [Errno "
+        "13] Permission denied: '/tmp/torch_extensions/fused'\n",
+        "Using /tmp/torch_extensions as PyTorch extensions root...\n"),
+    "ascii-locale": (
+        TRACE + "    cli()\nRuntimeError: Click will abort further execution because Python was "
+        "configured to use ASCII as encoding for the environment.\n",
+        "locale: LANG=C.UTF-8, Python configured to use UTF-8\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1791,3 +1828,11 @@ def test_the_real_cause_comes_before_what_only_looks_like_one(text, rule_id, evi
     assert [f.id for f in result.findings][:1] == [rule_id], [f.id for f in result.findings]
     if evidence:
         assert any(evidence in e.text for e in result.findings[0].evidence)
+
+
+def test_a_rank_killed_by_sigill_is_an_instruction_the_cpu_lacks():
+    text = ("E0312 10:21:33.123000 140 torch/distributed/elastic/multiprocessing/api.py:833] failed "
+            "(exitcode: -4) local_rank: 0 (pid: 211) of binary: /usr/bin/python\n"
+            "  exitcode  : -4 (pid: 211)\n  traceback : Signal 4 (SIGILL) received by PID 211\n")
+    result = diagnose(from_text(text, "torchrun.log"))
+    assert [f.id for f in result.findings][:1] == ["illegal-instruction"]
