@@ -652,7 +652,7 @@ CASES: dict[str, tuple[str, str]] = {
         "GRPO: 8 generations per prompt, global batch 64\n"),
     "trl-vllm-server-unreachable": (
         "INFO - trl.extras.vllm_client - Server is not up yet. Retrying in 2.0 seconds...\n"
-        + TRACE + "ConnectionError: The vLLM server can't be reached at 0.0.0.0:8000 after 240 "
+        + TRACE + "ConnectionError: The vLLM server can't be reached at 0.0.0.0:8000 after 240.0 "
         "seconds. Make sure the server is running by running `trl vllm-serve`.\n",
         "INFO - trl.extras.vllm_client - Server is not up yet. Retrying in 2.0 seconds...\n"),
     "megatron-device-max-connections": (
@@ -721,6 +721,20 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    cli()\nRuntimeError: Click will abort further execution because Python was "
         "configured to use ASCII as encoding for the environment.\n",
         "locale: LANG=C.UTF-8, Python configured to use UTF-8\n"),
+    "thread-creation-blocked": (
+        "OpenBLAS blas_thread_init: pthread_create failed for thread 35 of 48: Operation not "
+        "permitted\nOpenBLAS blas_thread_init: RLIMIT_NPROC -1 current, -1 max\n" + TRACE
+        + "RuntimeError: can't start new thread\n",
+        "OpenBLAS: 48 threads created (seccomp profile default)\n"),
+    "quantization-gpu-too-old": (
+        TRACE + "    llm = LLM(model=path, quantization='awq')\nValueError: The quantization method "
+        "awq is not supported for the current GPU. Minimum capability: 75. Current capability: "
+        "70.\n",
+        "INFO: quantization awq supported on this GPU (capability 80)\n"),
+    "no-nvidia-driver-visible": (
+        TRACE + "    import torch\nImportError: libcuda.so.1: cannot open shared object file: No "
+        "such file or directory\n",
+        "found libcuda.so.1 at /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1572,6 +1586,16 @@ HEALTHY_NEIGHBOURS = [
     "self._parent_pid == os.getpid(), 'can only test a child process'\nAssertionError: can "
     "only test a child process\n",
     "NCCL INFO [Service thread] Connection closed by localRank 0\n",
+    "WARNING: Using tensor model parallelism or context parallelism with Torch-FSDP2 together. "
+    "sequence parallelism requires setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS "
+    "to 1 while Torch-FSDP2 requires not setting CUDA_DEVICE_MAX_CONNECTIONS=1 for better "
+    "parallelization.\n iteration       10/   1000 | lm loss: 9.812E+00 |\n",
+    "WARNING 05-02 10:01:02 config.py:1650] User-specified max_model_len (65536) is greater than "
+    "the derived max_model_len (max_position_embeddings=32768). Make sure the value is correct "
+    "and within the model context size.\nINFO: Started server process\n",
+    "UserWarning: Failed to initialize NumPy: module compiled against API version 0x10 but this "
+    "version of numpy is 0xe (Triggered internally at ../torch/csrc/utils/tensor_numpy.cpp:84.)"
+    "\nepoch 0 step 1 loss 2.3026\n",
     "[2024-03-11 10:02:14,877] [WARNING] [engine.py:2916:_get_all_zero_checkpoint_names] The "
     "following zero checkpoints paths are missing: ['/data/ckpt/200000/zero_pp_rank_0_mp_rank_00"
     "_optim_states.pt']\nsuccessfully loaded /data/ckpt/200000/mp_rank_00_model_states.pt\n",
@@ -1847,3 +1871,11 @@ def test_every_pattern_has_a_literal_keyword():
     missing = sorted({rule.id for rule in load_rules() for pattern in rule.patterns
                       if pattern.keyword is None and not pattern.ignore_case})
     assert missing == sorted(WITHOUT_KEYWORD)
+
+
+def test_cuda_error_804_comes_before_the_missing_gpu_it_causes():
+    text = ("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error "
+            "804: forward compatibility was attempted on non supported HW\n" + TRACE
+            + "RuntimeError: Found no NVIDIA driver on your system.\n")
+    result = diagnose(from_text(text, "train.log"))
+    assert [f.id for f in result.findings][:1] == ["container-cuda-too-new"]
