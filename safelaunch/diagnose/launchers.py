@@ -45,6 +45,8 @@ GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10
 RAY = re.compile(r"^\((?:[\w.-]{1,100} )?(?:pid=\d{1,10}(?:, ip=[\w.:]{1,64})?|raylet)\)"
                  r" ?")
 PYTEST = re.compile(r"^E {3,10}(?=\S)")
+# an RFC 3339 time stamp on every line: kubectl logs --timestamps, docker logs -t, CI runners
+STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ")
 """pytest's mark on the lines of a failed test's exception (``E       ValueError: ...``)."""
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
@@ -105,7 +107,8 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
     for _ in range(4):
         if match := TAGGED.match(line):
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
-        elif match := GLOG.match(line) or RAY.match(line) or PYTEST.match(line):
+        elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
+                       or STAMP.match(line)):
             line = line[match.end():]
         else:
             break

@@ -1879,3 +1879,21 @@ def test_cuda_error_804_comes_before_the_missing_gpu_it_causes():
             + "RuntimeError: Found no NVIDIA driver on your system.\n")
     result = diagnose(from_text(text, "train.log"))
     assert [f.id for f in result.findings][:1] == ["container-cuda-too-new"]
+
+
+def test_time_stamped_lines_are_read_as_the_program_wrote_them():
+    """kubectl logs --timestamps, docker logs -t: an RFC 3339 stamp before every line."""
+    body = ["Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f6>",
+            "Traceback (most recent call last):",
+            '  File "/venv/lib/python3.10/site-packages/torch/utils/data/dataloader.py", line '
+            "1466, in __del__",
+            "AssertionError: can only test a child process",
+            "epoch 1 step 2000 loss 0.611",
+            "Traceback (most recent call last):",
+            '  File "/workspace/train.py", line 80, in main',
+            '    loss = criterion(out, batch["labels"])',
+            "KeyError: 'labels'"]
+    text = "".join(f"2024-05-01T12:00:{n:02d}.123456789Z {line}\n" for n, line in enumerate(body))
+    result = diagnose(from_text(text, "pod.log"))
+    assert [f.id for f in result.findings] == ["python-exception"]
+    assert result.findings[0].evidence[0].text.startswith("KeyError: 'labels'")
