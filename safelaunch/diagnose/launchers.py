@@ -45,9 +45,9 @@ GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10
 RAY = re.compile(r"^\((?:[\w.-]{1,100} )?(?:pid=\d{1,10}(?:, ip=[\w.:]{1,64})?|raylet)\)"
                  r" ?")
 PYTEST = re.compile(r"^E {3,10}(?=\S)")
-# an RFC 3339 time stamp on every line: kubectl logs --timestamps, docker logs -t, CI runners
-STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ")
 """pytest's mark on the lines of a failed test's exception (``E       ValueError: ...``)."""
+STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ")
+"""An RFC 3339 time stamp on every line: kubectl logs --timestamps, docker logs -t."""
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
 ROOT_CAUSE_BLOCK = re.compile(
@@ -204,7 +204,8 @@ def _ignored_end(text: str, first: int, rank: int | None) -> int:
     return len(text) if first < 0 else first
 
 
-def _inside(spans: list[Span], start: int, rank: int | None = None) -> bool:
+def inside(spans: list[Span], start: int, rank: int | None = None) -> bool:
+    """Whether ``start`` lies in an ignored traceback of ``rank`` (None: of any rank)."""
     return any(begin <= start < end and (rank is None or owner is None or owner == rank)
                for begin, end, owner in spans)
 
@@ -228,7 +229,7 @@ def failure_lines(text: str, labels: bool) -> list[int]:
         while match := TAGGED.match(raw):
             raw = raw[match.end():]
         line_rank, line = strip_prefixes(raw, False)
-        if _inside(ignored, start, line_rank):
+        if inside(ignored, start, line_rank):
             continue
         line = QUOTING.sub("", line).strip()
         if GLOG_ERROR.match(raw) or any(shape.search(line) for shape in SHAPES):
@@ -241,7 +242,7 @@ def frame_lines(text: str) -> list[int]:
     log shows of a failure whose head and exception line were cut off."""
     ignored = ignored_spans(text)
     found = [match.start() for match in FRAME_LINE.finditer(text)
-             if not _inside(ignored, match.start(), _rank_at(text, match.start()))]
+             if not inside(ignored, match.start(), _rank_at(text, match.start()))]
     return found if len(found) >= MIN_FRAMES else []
 
 
@@ -289,7 +290,7 @@ def _raised(text: str) -> bool:
     at = text.find(TRACEBACK)
     ignored = ignored_spans(text) if at >= 0 and IGNORED in text else []
     for _ in range(MAX_IGNORED + 1):
-        if at < 0 or not _inside(ignored, at, _rank_at(text, at)):
+        if at < 0 or not inside(ignored, at, _rank_at(text, at)):
             return at >= 0
         at = text.find(TRACEBACK, at + 1)
     return True

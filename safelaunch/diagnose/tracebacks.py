@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from safelaunch.diagnose.launchers import IGNORED, strip_prefixes
+from safelaunch.diagnose.launchers import ignored_spans, inside, strip_prefixes
 
 HEAD = "Traceback (most recent call last)"
 MAX_TRACEBACKS = 200
@@ -42,6 +42,7 @@ class Raised:
 
 def find(text: str, labels: bool) -> list[Raised]:
     found: list[Raised] = []
+    ignored = ignored_spans(text)
     start = 0
     while len(found) < MAX_TRACEBACKS:
         at = text.find(HEAD, start)
@@ -49,30 +50,13 @@ def find(text: str, labels: bool) -> list[Raised]:
             break
         start = at + len(HEAD)
         line_start = text.rfind("\n", 0, at) + 1
-        if _ignored(text, line_start, labels):
-            continue
         rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
+        if inside(ignored, line_start, rank):
+            continue  # Python printed it and went on (``Exception ignored in``)
         raised = _read_one(text, text.find("\n", at), rank, labels)
         if raised is not None and raised.name not in LAUNCHER_ECHOES:
             found.append(raised)
     return found
-
-
-def _ignored(text: str, line_start: int, labels: bool) -> bool:
-    """Whether the traceback starting at ``line_start`` is one Python printed and went on
-    from: the line of its rank before it says ``Exception ignored in`` (a ``__del__``, a
-    callback at exit)."""
-    rank, _ = strip_prefixes(text[line_start:text.find("\n", line_start)], labels)
-    end = line_start - 1
-    for _ in range(MAX_FRAME_LINES):
-        if end <= 0:
-            return False
-        start = text.rfind("\n", 0, end) + 1
-        line_rank, line = strip_prefixes(text[start:end], labels)
-        if not _another_rank(rank, line_rank):
-            return line.lstrip().startswith(IGNORED)
-        end = start - 1
-    return False
 
 
 def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | None:
