@@ -92,6 +92,16 @@ CASES = [
 ]
 
 
+PREFIXES = {
+    "line prefix template": "<default|1|1> ",
+    "line prefix template option": f"<{socket.gethostname()}|1> ",
+    "PET line prefix template": (f"<1|{socket.gethostname()}> "
+                                 if "--log-line-prefix-template" in torchrun_options()
+                                 else "<1> "),
+}
+"""What both launchers write before a rank's line where the case sets a prefix template."""
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_same_as_torchrun(case: Case, tmp_path: Path) -> None:
     case = case.for_this_torch()
@@ -102,27 +112,14 @@ def test_same_as_torchrun(case: Case, tmp_path: Path) -> None:
     if case.outcome == "usage":
         errors = [line for line in ours.console.splitlines() if line.strip()]
         assert len(errors) == 1 and errors[0].startswith("safelaunch: error: "), ours.console
+    elif case.name in PREFIXES:  # the template's prefix itself, before the same line
+        line = "out from rank 1 attempt 0"
+        assert (prefixed(torch_result.console, line) == prefixed(ours.console, line)
+                == PREFIXES[case.name])
 
 
-PREFIXES = {
-    "line prefix template": "<default|1|1> ",
-    "line prefix template option": f"<{socket.gethostname()}|1> ",
-    "PET line prefix template": (f"<1|{socket.gethostname()}> "
-                                 if "--log-line-prefix-template" in torchrun_options()
-                                 else "<1> "),
-}
-
-
-@pytest.mark.parametrize("name", PREFIXES)
-def test_console_prefix_follows_the_template(name: str, tmp_path: Path) -> None:
-    case = next(c for c in CASES if c.name == name).for_this_torch()
-    if case.outcome == "usage":
-        pytest.skip(f"this torch's launcher has no {case.needs[0]}")
-    launch_env = dict(os.environ)
-    torch_result = run_launcher("torchrun", case, tmp_path / "t", launch_env)
-    ours = run_launcher("safelaunch", case, tmp_path / "s", launch_env)
-    line = "out from rank 1 attempt 0"
-    assert prefixed(torch_result.console, line) == prefixed(ours.console, line) == PREFIXES[name]
+def test_every_prefix_template_case_is_checked() -> None:
+    assert set(PREFIXES) <= {case.name for case in CASES}
 
 
 def test_redirected_streams_stay_off_the_console_but_in_the_run_dir(tmp_path: Path) -> None:
