@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
@@ -296,11 +296,24 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> li
         if not _applies(rule, logs) or _fallback_not_needed(rule, matches, failing):
             continue
         evidence = sources.of(rule)
+        if rule.warnings:
+            evidence = evidence + _warned(rule, rules, sources, logs)
         if rule.needs_failure and not failing and not _where_it_stopped(evidence, logs):
             continue  # lines that working runs print too, and the run went on after them
         if evidence or _known_without_lines(rule, logs):
             matches.append((rule, evidence))
     return matches
+
+
+def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
+            logs: LogSet) -> list[Evidence]:
+    """The lines of the rule's warning that count: beside the failure it leads to (another
+    rule's evidence, ``with``), or where the log stops at it."""
+    warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
+    if warned and (_where_it_stopped(warned, logs) or any(
+            sources.of(other) for other in rules if other.id in rule.with_rules)):
+        return warned
+    return []
 
 
 def _outrank_symptoms(causes: list[Match]) -> list[Match]:

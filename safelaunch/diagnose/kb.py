@@ -84,6 +84,10 @@ class Rule:
     symptom: bool = False
     """Also what another rank's failure produces (a timeout waiting for it): named only when
     no other cause is found, and its lines are never taken for another rank's failure."""
+    warnings: list[Pattern] = field(default_factory=list)
+    """Patterns of a warning that is evidence only beside one of ``with_rules``' evidence or
+    where the log ends at it: a cause beside the failure it leads to, noise before another."""
+    with_rules: tuple[str, ...] = ()
 
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
@@ -134,7 +138,7 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure"}
+             "symptom", "needs_failure", "warnings", "with"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -142,10 +146,13 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     _check_keys(raw, where)
     patterns = _patterns(raw, where)
+    warnings = _patterns(raw, where, "warnings")
+    if bool(warnings) != bool(raw.get("with")):
+        raise ConfigError(f"{where}: 'warnings' and 'with' go together")
     facts = _facts(raw.get("facts"), where)
     unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
-    if not (patterns or facts or raw.get("signals") or raw.get("exit_codes")
+    if not (patterns or warnings or facts or raw.get("signals") or raw.get("exit_codes")
             or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
     return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
@@ -159,7 +166,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 from_exceptions=source == "exceptions",
                 from_failures=source == "failures",
                 symptom=bool(raw.get("symptom", False)),
-                needs_failure=bool(raw.get("needs_failure", False)))
+                needs_failure=bool(raw.get("needs_failure", False)),
+                warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()))
 
 
 def _check_keys(raw: dict[str, Any], where: str) -> None:
@@ -171,9 +179,9 @@ def _check_keys(raw: dict[str, Any], where: str) -> None:
             raise ConfigError(f"{where}: '{key}' is required")
 
 
-def _patterns(raw: dict[str, Any], where: str) -> list[Pattern]:
+def _patterns(raw: dict[str, Any], where: str, key: str = "patterns") -> list[Pattern]:
     patterns = []
-    for text in raw.get("patterns") or []:
+    for text in raw.get(key) or []:
         try:
             regex = re.compile(text, re.MULTILINE)
         except re.error as exc:
@@ -215,6 +223,9 @@ def parse_rules(text: str) -> list[Rule]:
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
         raise ConfigError(f"rules.yaml: duplicate rule id(s) {sorted(duplicates)}")
+    for rule in rules:
+        if unknown := set(rule.with_rules) - set(ids):
+            raise ConfigError(f"rules.yaml rule {rule.id}: 'with' names no rule {sorted(unknown)}")
     return rules
 
 

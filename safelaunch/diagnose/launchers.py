@@ -69,10 +69,13 @@ SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SI
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 OOM_KILLED = r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
-              re.compile(r"ut of memory: Killed process \d"), re.compile(OOM_KILLED))
+              re.compile(r"ut of memory: Killed process \d"), re.compile(OOM_KILLED),
+              re.compile(r"exceeded (?:virtual )?memory limit \(\d{1,20} > \d{1,20}\), being "
+                         r"killed"), re.compile(r"Exceeded (?:job|step) memory limit"))
 """The kernel's or the cgroup's own record of an OOM kill, as Slurm, dmesg or Kubernetes
-(``Reason: OOMKilled``; not a healthy state's ``"OOMKilled": false``) quote it (each begins
-with literal text: a 100 MB log is searched at memchr speed)."""
+(``Reason: OOMKilled``; not a healthy state's ``"OOMKilled": false``) quote it, and Slurm's
+memory accounting killing a step over its ``--mem`` (each begins with literal text: a 100 MB
+log is searched at memchr speed)."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 CALLED_PROCESS = re.compile(r"CalledProcessError: Command '[^\n]{1,3000}?' (?:died with "
                             r"<Signals\.(SIG[A-Z0-9]{1,12}): \d{1,3}>"
@@ -132,7 +135,10 @@ SHAPES = [
     re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
     # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up
     re.compile(r"^FAILED: \S{1,300}\.(?:o|so)\b|^nvcc fatal|^ninja: build stopped"),
-    re.compile(r"^[\w.-]{1,200}: error: "),  # argparse
+    # argparse; not slurmstepd, whose "error:" lines are also its notes on runs that go on
+    # (a TMPDIR it could not create, a process gone before it read its status): its failures
+    # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
+    re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
@@ -144,6 +150,7 @@ SHAPES = [
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
+               r"|xceeded (?:job |step |virtual )?memory limit"
                rf"|{OOM_KILLED}|A worker died or was killed|Unable to determine the device handle"),
 ]
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
@@ -169,7 +176,8 @@ Span = tuple[int, int, "int | None"]
 def ignored_spans(text: str) -> list[Span]:
     """Where each traceback Python ignored lies: from its ``Exception ignored in`` line to the
     end of its exception line (the first line of that rank after its frames that is not
-    indented), or only its first line where no traceback follows."""
+    indented), or only its first line where no traceback follows; and each traceback a logger
+    wrote at its warning level (``warned_spans``)."""
     spans: list[Span] = []
     at = text.find(IGNORED)
     while at >= 0 and len(spans) < MAX_IGNORED:
@@ -179,7 +187,65 @@ def ignored_spans(text: str) -> list[Span]:
         end = _ignored_end(text, end, rank)
         spans.append((start, end, rank))
         at = text.find(IGNORED, end)
+    return spans + warned_spans(text)
+
+
+WARNED = re.compile(r"(?:^|[\s\]:])W\d{4} \d\d:\d\d|\[WARNING\]|\bWARNING\b")
+"""A logger's warning level before ``Traceback`` on its line: glog's ``W0612 10:20:42``
+(torch's own logs: Dynamo's "WON'T CONVERT ... due to:" before it runs the frame eagerly),
+Python logging's ``[WARNING]`` or ``WARNING:``.  A program that goes on logs what it caught
+so; a failure is logged as an error, or printed by Python itself."""
+MAX_TRACEBACKS_LOOKED = 10_000
+
+
+def warned_spans(text: str) -> list[Span]:
+    """Where each traceback logged at a warning level lies: from its ``Traceback`` line to the
+    end of its exception line (its lines carry the same prefix, or none)."""
+    spans: list[Span] = []
+    at = text.find(TRACEBACK)
+    for _ in range(MAX_TRACEBACKS_LOOKED):
+        if at < 0 or len(spans) >= MAX_IGNORED:
+            break
+        start = text.rfind("\n", 0, at) + 1
+        prefix = text[start:at]
+        if prefix and WARNED.search(prefix):
+            rank, _ = strip_prefixes(prefix, False)
+            end = _warned_end(text, text.find("\n", at), prefix, rank)
+            spans.append((start, end, rank))
+            at = text.find(TRACEBACK, max(end, at + 1))
+        else:
+            at = text.find(TRACEBACK, at + 1)
     return spans
+
+
+def _warned_end(text: str, first: int, prefix: str, rank: int | None) -> int:
+    """Where the warned traceback whose first line ends at ``first`` ends: its first line
+    after the frames that is not indented, once the traceback's own prefix is taken off."""
+    pos = first
+    for _ in range(IGNORED_LINES):
+        if pos < 0:
+            break
+        end = text.find("\n", pos + 1)
+        line = text[pos + 1:end if end >= 0 else len(text)]
+        line_rank, _ = strip_prefixes(line, False)
+        if rank is not None and line_rank is not None and line_rank != rank:
+            pos = end
+            continue  # another rank's line, interleaved
+        line = line.removeprefix(prefix)
+        if line[:1].strip() and not line.startswith(TRACEBACK):
+            return _same_record(text, end, prefix)  # its exception line
+        pos = end
+    return len(text) if first < 0 else first
+
+
+def _same_record(text: str, pos: int, prefix: str) -> int:
+    """The end of the lines from ``pos`` on that carry ``prefix`` exactly: the rest of one
+    logged message (an exception's message over several lines: Dynamo's ``raised:``)."""
+    for _ in range(IGNORED_LINES):
+        if pos < 0 or not text.startswith(prefix, pos + 1):
+            break
+        pos = text.find("\n", pos + 1)
+    return len(text) if pos < 0 else pos
 
 
 def _ignored_end(text: str, first: int, rank: int | None) -> int:
@@ -288,7 +354,7 @@ def _shows_failure(text: str) -> bool:
 def _raised(text: str) -> bool:
     """A traceback that Python did not print and go on from (``Exception ignored in``)."""
     at = text.find(TRACEBACK)
-    ignored = ignored_spans(text) if at >= 0 and IGNORED in text else []
+    ignored = ignored_spans(text) if at >= 0 else []
     for _ in range(MAX_IGNORED + 1):
         if at < 0 or not inside(ignored, at, _rank_at(text, at)):
             return at >= 0

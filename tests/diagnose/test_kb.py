@@ -36,3 +36,34 @@ def test_an_unknown_fact_is_refused_in_one_line(facts):
     with pytest.raises(ConfigError) as err:
         parse_rules(RULE.format(facts=facts))
     assert "unknown fact(s)" in err.value.message and "\n" not in err.value.message
+
+
+WARNED_RULE = """
+- id: warned
+  title: t
+  explain: e
+  fixes: [f]
+{body}
+- id: other
+  title: t
+  explain: e
+  fixes: [f]
+  patterns: ["other failure"]
+"""
+
+
+def test_a_rules_warning_comes_with_the_rules_it_needs():
+    rule = parse_rules(WARNED_RULE.format(body='  warnings: ["a warning"]\n  with: [other]'))[0]
+    assert [p.regex.pattern for p in rule.warnings] == ["a warning"] and not rule.patterns
+    assert rule.with_rules == ("other",)
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ('  warnings: ["a warning"]', "'warnings' and 'with' go together"),
+    ('  patterns: ["x failed"]\n  with: [other]', "'warnings' and 'with' go together"),
+    ('  warnings: ["a warning"]\n  with: [nothing]', "'with' names no rule ['nothing']"),
+])
+def test_a_warning_without_its_rules_is_refused_in_one_line(body, says):
+    with pytest.raises(ConfigError) as err:
+        parse_rules(WARNED_RULE.format(body=body))
+    assert says in err.value.message and "\n" not in err.value.message

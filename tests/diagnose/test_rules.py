@@ -1628,6 +1628,58 @@ def test_the_ipv6_lookup_warning_names_the_host_only_where_the_run_stopped():
     for stopped in (warning * 3 + failed, warning * 3):  # failed, or stuck at the warning
         result = diagnose(from_text(stopped, "failed.log"))
         assert [f.id for f in result.findings][:1] == ["host-not-resolved"], stopped
+    # a Kubernetes pod warns while its master's DNS record appears, trains, then fails apart
+    unrelated = warning * 3 + went_on + TRACE + "KeyError: 'input_ids'\n"
+    result = diagnose(from_text(unrelated, "failed.log"))
+    assert [f.id for f in result.findings] == ["python-exception"], result.findings
+    # the lookup's own exception is no warning
+    raised = TRACE + "socket.gaierror: [Errno -2] Name or service not known\n"
+    assert diagnose(from_text(raised, "x.log")).findings[0].id == "host-not-resolved"
+
+
+WARNED_TRACEBACKS = [
+    # torch >= 2.1: Dynamo runs a frame eagerly after logging why at WARNING, every line glogged
+    "".join(f"W0612 10:20:42.000000 4121 torch/_dynamo/convert_frame.py:1125] {line}\n" for line in (
+        "WON'T CONVERT forward /workspace/model.py line 88", "due to:",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.10/site-packages/torch/_dynamo/convert_frame.py", line 1064, '
+        "in __call__", "    result = self._inner_convert(",
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:",
+        "CppCompileError: C++ compile error", "")),
+    # torch 2.0: Python logging's format, with the rank's tag before it
+    "".join(f"[rank1]:[2023-07-28 17:15:25,731] torch._dynamo.convert_frame: [WARNING] {line}\n"
+            for line in ("Traceback (most recent call last):",
+                         '  File "/x/torch/_dynamo/convert_frame.py", line 324, in _compile',
+                         "    out_code = transform_code_object(code, transform)",
+                         "torch._dynamo.exc.Unsupported: call_function in skip_files")),
+]
+
+
+@pytest.mark.parametrize("warned", WARNED_TRACEBACKS)
+def test_a_traceback_logged_as_a_warning_is_not_a_failure(warned):
+    went_on = "[rank1]: step 10 | loss 4.123\nTraining completed.\n"
+    assert diagnose(from_text(warned + went_on, "ok.log")).status == "no_failure"
+    failed = warned + went_on + TRACE + "torch.OutOfMemoryError: CUDA out of memory.\n"
+    assert [f.id for f in diagnose(from_text(failed, "x.log")).findings] == ["cuda-oom"]
+    # the same traceback logged as an error (torch's agent re-printing a worker's) is read
+    errored = warned.replace("] W0612", "] E0612").replace(":W0612", ":E0612")
+    errored = errored.replace("W0612 10", "E0612 10").replace("[WARNING]", "[ERROR]")
+    assert diagnose(from_text(errored, "x.log")).status != "no_failure"
+
+
+def test_slurmstepds_notes_on_a_run_that_goes_on_are_no_failure():
+    notes = ("slurmstepd: error: _is_a_lwp: open() /proc/12345/status failed: No such file or "
+             "directory\nslurmstepd: error: Unable to create TMPDIR [/tmp/user/1234]: Permission "
+             "denied\nslurmstepd: error: Setting TMPDIR to /tmp\nstep 200 loss 1.9\ndone\n")
+    assert diagnose(from_text(notes, "slurm.out")).status == "no_failure"
+
+
+def test_slurms_memory_limit_kill_is_an_oom_kill_before_its_cancellation():
+    killed = ("step 1200 loss 2.31\nslurmstepd: error: Job 552211 exceeded memory limit "
+              "(65012345 > 62914560), being killed\nslurmstepd: error: Exceeded job memory "
+              "limit\nslurmstepd: error: *** JOB 552211 ON node12 CANCELLED AT "
+              "2023-01-05T10:11:12 ***\n")
+    assert [f.id for f in diagnose(from_text(killed, "slurm.out")).findings] == ["oom-killer"]
 
 
 def test_an_exception_python_ignored_is_not_the_failure():
