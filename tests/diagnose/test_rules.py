@@ -735,6 +735,160 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    import torch\nImportError: libcuda.so.1: cannot open shared object file: No "
         "such file or directory\n",
         "found libcuda.so.1 at /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"),
+    # accelerators other than NVIDIA's (ROCm, TPU/XLA, Trainium, Gaudi, Ascend, Intel, Apple
+    # MPS), each in its library's own words
+    "lightning-accelerator-unavailable": (
+        TRACE + "    trainer = Trainer(accelerator='tpu', devices=8)\n"
+        "lightning.fabric.utilities.exceptions.MisconfigurationException: `XLAAccelerator` can "
+        "not run on your system since the accelerator is not available. The following "
+        "accelerator(s) is available and can be passed into `accelerator` argument of `Trainer`: "
+        "['cpu'].\n",
+        "TPU available: False, using: 0 TPU cores\n"),
+    "rocm-no-gpu": (
+        TRACE + "    torch.cuda.set_device(local_rank)\n  File "
+        "\"/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 302, in "
+        "_lazy_init\n    torch._C._cuda_init()\nRuntimeError: No HIP GPUs are available\n",
+        "HIP runtime version: 6.0.32830\n"),
+    "tpu-in-use": (
+        "concurrent.futures.process._RemoteTraceback:\n\"\"\"\nTraceback (most recent call "
+        "last):\n  File \"/usr/local/lib/python3.10/site-packages/torch_xla/_internal/pjrt.py\", "
+        "line 77, in _run_thread_per_device\n    initializer_fn(local_rank, local_world_size)\n"
+        "RuntimeError: Bad StatusOr access: ABORTED: The TPU is already in use by process with "
+        "pid 176028. Not attempting to load libtpu.so in this process.\n\"\"\"\n",
+        "I0000 00:00:1649423660.053391 1924758 f236.cc:165] libtpu.so already in use by another "
+        "process probably owned by another user. Run \"$ sudo lsof -w /dev/accel0\" to figure "
+        "out which process is using the TPU. Not attempting to load libtpu.so in this process.\n"),
+    "neuron-cores-busy": (
+        "2021-Aug-27 23:22:12.0323 28078:28078 ERROR   NRT:nrt_allocate_neuron_cores             "
+        "  NeuronCore(s) not available - Requested:nc1-nc1 Available:0\n" + TRACE
+        + "RuntimeError: Neuron runtime cannot be initialized; cannot determine the number of "
+        "available NeuronCores\n",
+        "INFO ||NEURON_CC_WRAPPER||: Using a cached neff at "
+        "/var/tmp/neuron-compile-cache/neuronxcc-2.13.66.0/MODULE_1234/model.neff. Exiting with "
+        "a successfully compiled graph.\n"),
+    "neuron-topology-unsupported": (
+        "2024-Jun-02 04:05:36.428977   273:478   ERROR   NRT:nrt_load_collectives                "
+        "    Unsupported topology. Supported number of Neuron Cores is 1, 2, 8, 16 or a multiple "
+        "of 32.  For other configurations, such as multiples of 2, consider using inf2 "
+        "instances\n",
+        "Compiler status PASS\n"),
+    "hpu-busy": (
+        TRACE + "    import habana_frameworks.torch.core as htcore\n  File "
+        "\"/usr/local/lib/python3.10/dist-packages/habana_frameworks/torch/hpu/__init__.py\", "
+        "line 76, in _lazy_init\n    _hpu_C.init()\nRuntimeError: synStatus=26 [Generic failure] "
+        "Device acquire failed.\n",
+        " PT_HPU_LAZY_MODE = 1\n"),
+    "hpu-not-found": (
+        TRACE + "    model = model.to('hpu')\nRuntimeError: synStatus=8 [Device not found] "
+        "Device acquire failed.\n",
+        " PT_HPU_ENABLE_REFINE_DYNAMIC_SHAPES = 0\n"),
+    "ascend-hccp-busy": (
+        TRACE + "    dist.barrier()\nRuntimeError: [ERROR] HCCL error in: "
+        "torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\nEJ0001: 2024-05-20-10:00:01.123.456 "
+        "Failed to initialize the HCCP process. Reason: Maybe the last training process is "
+        "running.\n        Solution: Wait for 10s after killing the last training process and "
+        "try again.\n",
+        "[INFO] HCCL: HCCP process initialized on device 0\n"),
+    "rocm-gpu-arch-unsupported": (
+        "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\nE1122 "
+        "10:00:05 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) "
+        "local_rank: 0 (pid: 4202) of binary: /usr/bin/python3\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n",
+        "node1:1234:1234 [0] NCCL INFO RCCL version 2.18.3+hip6.0 HEAD:2f38e6d\n"),
+    "gloo-accelerator-tensor": (
+        TRACE + "    model = DDP(model)\n  File "
+        "\"/venv/lib/python3.11/site-packages/torch/distributed/utils.py\", line 282, in "
+        "_verify_param_shape_across_processes\n    return "
+        "dist._verify_params_across_processes(process_group, tensors, logger)\nRuntimeError: "
+        "ProcessGroupGloo::allgather: invalid tensor type at index 0 (expected "
+        "TensorOptions(dtype=long long, device=cpu, layout=Strided, requires_grad=false "
+        "(default), pinned_memory=false (default), memory_format=(nullopt)), got "
+        "TensorOptions(dtype=long long, device=mps:0, layout=Strided, requires_grad=false "
+        "(default), pinned_memory=false (default), memory_format=(nullopt)))\n",
+        "Using backend config: {'cpu': 'gloo', 'mps': 'gloo'}\n"),
+    "ascend-hccl-socket-timeout": (
+        "[rank1]: RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS "
+        "function error: HcclAllreduce, error code is 6\n[rank1]: [ERROR] 2025-03-14-10:20:31 "
+        "(PID:1292363, Device:1, RankID:1) ERR00100 PTA call acl api failed\n[rank1]: EI0006: "
+        "[PID: 1292363] 2025-03-14-10:20:31.000.123 Getting socket times out. Reason: Remote "
+        "Rank did not send the data in time. Please check the reason for the rank being stuck\n",
+        "[rank1]: HCCL_CONNECT_TIMEOUT=1200 set; HcclAllreduce ok\n"),
+    "xla-hbm-oom": (
+        TRACE + "    xm.mark_step()\nRuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: "
+        "XLA:TPU compile permanent error. Ran out of memory in memory space hbm. Used 20.15G of "
+        "15.48G hbm. Exceeded hbm capacity by 4.67G.\n",
+        "XLA memory: 7.2G of 15.48G hbm used (peak 9.1G)\n"),
+    "ipex-torch-mismatch": (
+        "ERROR! Intel\u00ae Extension for PyTorch* needs to work with PyTorch 2.1.*, but PyTorch "
+        "2.2.0+cpu is found. Please switch to the matching version and run again.\nE1122 "
+        "10:00:05 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+        "local_rank: 0 (pid: 4202) of binary: /usr/bin/python3\n"
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n",
+        "Intel Extension for PyTorch 2.1 needs to work with PyTorch 2.1.*, but PyTorch 2.2.0 is "
+        "found. Please switch to the matching version and run again.\n"),
+    "windows-gloo-device": (
+        "[W socket.cpp:697] [c10d] The client socket has failed to connect to []:39507 (system "
+        "error: 10049 - The requested address is not valid in its context.).\n" + TRACE
+        + "    dist.init_process_group('gloo')\nRuntimeError: GlooDeviceFactory::makeUVDevice(): "
+        "interface or hostname can't be empty\n",
+        "[W socket.cpp:697] [c10d] The client socket has failed to connect to "
+        "[DESKTOP-7BNNAUJ]:29500 (system error: 10049 - The requested address is not valid in "
+        "its context.).\n"),
+    "accelerator-no-default-backend": (
+        TRACE + "    dist.init_process_group()\n  File "
+        "\"/opt/homebrew/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", "
+        "line 265, in __init__\n    raise ValueError(\nValueError: We detected accelerator mps "
+        "on your machine. But we don't know which communication backend to use for this "
+        "accelerator. Please specify the `backend` argument in the `init_process_group` call.\n",
+        "Using backend config: {'cpu': 'gloo', 'mps': 'gloo'}\n"),
+    "c10d-backend-not-imported": (
+        "/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py:1450: "
+        "UserWarning: Device capability of ccl unknown, assuming `cpu` and `cuda`. Please "
+        "specify it via the `devices` argument of `register_backend`.\n" + TRACE
+        + "    dist.init_process_group(backend='ccl')\nAssertionError: Unknown c10d backend type "
+        "CCL\n",
+        "UserWarning: Device capability of ccl unknown, assuming `cpu` and `cuda`. Please "
+        "specify it via the `devices` argument of `register_backend`.\n"),
+    "xla-rendezvous-handler": (
+        TRACE + "    dist.init_process_group('xla', init_method='xla://')\n  File "
+        "\"/usr/local/lib/python3.10/site-packages/torch/distributed/rendezvous.py\", line 96, "
+        "in rendezvous\n    raise RuntimeError(f\"No rendezvous handler for "
+        "{result.scheme}://\")\nRuntimeError: No rendezvous handler for xla://\n",
+        "WARNING:root:PJRT is now the default runtime. For more information, see "
+        "https://github.com/pytorch/xla/blob/master/docs/pjrt.md\n"),
+    "oneccl-local-coord": (
+        "2024:01:11-10:22:07:(2012) |CCL_WARN| could not get local_idx/count from environment "
+        "variables, trying to get them from ATL\n2024:01:11-10:22:07:(2012) |CCL_ERROR| "
+        "global.cpp:150 getenv_local_coord: condition global_data::env().ze_ipc_exchange == "
+        "ccl::ze::ipc_exchange_mode::sockets failed\nto get local_idx/count from ATL, set "
+        "CCL_ZE_IPC_EXCHANGE=sockets explicitly\n" + TRACE
+        + "RuntimeError: oneCCL: global.cpp:150 getenv_local_coord: EXCEPTION: to get "
+        "local_idx/count from ATL, set CCL_ZE_IPC_EXCHANGE=sockets explicitly\n",
+        "2024:01:11-10:22:07:(2012) |CCL_WARN| did not find MPI-launcher specific variables, "
+        "switch to ATL/OFI, to force enable ATL/MPI set CCL_ATL_TRANSPORT=mpi\n"),
+    "mps-collective-unsupported": (
+        TRACE + "    dist.all_reduce(loss)\nNotImplementedError: The operator 'c10d::allreduce_' "
+        "is not currently implemented for the MPS device. If you want this op to be added in "
+        "priority during the prototype phase of this feature, please comment on "
+        "https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the "
+        "environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for "
+        "this op. WARNING: this will be slower than running natively on MPS.\n",
+        "dist.all_reduce on cpu tensors (MPS model, CPU collectives)\n"),
+    "mps-op-not-implemented": (
+        TRACE + "    out = model(x)\nNotImplementedError: The operator 'aten::_index_put_impl_' "
+        "is not currently implemented for the MPS device. If you want this op to be added in "
+        "priority during the prototype phase of this feature, please comment on "
+        "https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the "
+        "environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` to use the CPU as a fallback for "
+        "this op. WARNING: this will be slower than running natively on MPS.\n",
+        "UserWarning: The operator 'aten::isin.Tensor_Tensor_out' is not currently supported on "
+        "the MPS backend and will fall back to run on the CPU. This may have performance "
+        "implications.\n"),
+    "lightning-ddp-on-mps": (
+        TRACE + "    trainer = L.Trainer(strategy='ddp', devices=2)\nValueError: You set "
+        "`strategy=ddp` but strategies from the DDP family are not supported on the MPS "
+        "accelerator. Either explicitly set `accelerator='cpu'` or change the strategy.\n",
+        "GPU available: True (mps), used: True\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1440,9 +1594,85 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
      "127.0.1.1<46329> failed : Software caused connection abort\n" + TRACE
      + "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
      "unhandled system error\n", "hostname-loopback"),
+    # the other wordings of the accelerator rules
+    (TRACE + "RuntimeError: HIP error: invalid device function\nHIP kernel errors might be "
+     "asynchronously reported at some other API call, so the stacktrace below might be "
+     "incorrect.\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3\n",
+     "rocm-gpu-arch-unsupported"),
+    (TRACE + "RuntimeError: Bad StatusOr access: UNKNOWN: TPU initialization failed: "
+     "open(/dev/accel0): Device or resource busy: rc=-1\n", "tpu-in-use"),
+    (TRACE + "RuntimeError: Failed to initialize TPU system with error: FAILED_PRECONDITION: "
+     "open(/dev/vfio/0): Device or resource busy\n", "tpu-in-use"),
+    ("2024-Jan-01 10:00:00.0001 311:311 ERROR  NRT:nrt_allocate_neuron_cores  Logical Neuron "
+     "Core(s) not available - Requested:lnc0-lnc15 Available:0 Logical Core size:1 (cores busy, "
+     "ret=-16)\n", "neuron-cores-busy"),
+    (TRACE + "RuntimeError: synStatus=20 [Device already acquired] Device acquire failed.\n",
+     "hpu-busy"),
+    (TRACE + "AssertionError: Unknown c10d backend type HCCL\n", "c10d-backend-not-imported"),
+    (TRACE + "ValueError: Invalid backend: 'ccl'\n", "c10d-backend-not-imported"),
+    (TRACE + "RuntimeError: No rendezvous handler for pjrt://\n", "xla-rendezvous-handler"),
+    (TRACE + "ValueError: We detected accelerator hpu on your machine. But we don't know which "
+     "communication backend to use for this accelerator. Please specify the `backend` argument "
+     "in the `init_process_group` call.\n", "accelerator-no-default-backend"),
+    (TRACE + "NotImplementedError: The operator 'c10d::broadcast_' is not currently implemented "
+     "for the MPS device.\n", "mps-collective-unsupported"),
+    (TRACE + "NotImplementedError: The operator 'aten::upsample_bicubic2d.out' is not currently "
+     "implemented for the MPS device.\n", "mps-op-not-implemented"),
+    # older torch: "not current implemented"
+    (TRACE + "NotImplementedError: The operator 'aten::nonzero' is not current implemented for "
+     "the MPS device. If you want this op to be added in priority\n", "mps-op-not-implemented"),
+    (TRACE + "MisconfigurationException: `MPSAccelerator` can not run on your system since the "
+     "accelerator is not available.\n", "lightning-accelerator-unavailable"),
+    (TRACE + "RuntimeError: makeDeviceForHostname(): unsupported gloo device\n",
+     "windows-gloo-device"),
+    ("2023-08-01 10:00:00.123456: F tensorflow/compiler/xla/xla_client/xla_util.cc:90] (1) "
+     "RESOURCE_EXHAUSTED: Attempting to reserve 6.48G at the bottom of memory. That was not "
+     "possible. There are 6.78G free, 0B reserved, and 3.33G reservable.\n", "xla-hbm-oom"),
+    ("E tensorflow/compiler/xla/xla_client/xla_util.cc:76] Resource exhausted: Attempting to "
+     "allocate 180.59M. That was not possible. There are 142.58M free.; (0x3x0_HBM1)\nException "
+     "in device=TPU:3: Resource exhausted\n", "xla-hbm-oom"),
+    # gloo's size check stays with the output-list rule, its type check names the device
+    (TRACE + "RuntimeError: ProcessGroupGloo::allgather: invalid tensor size at index 0 "
+     "(expected (2, 4), got (2, 3))\n", "collective-output-list"),
+    # HCCL's socket timeout is an echo: a real cause in the same log wins
+    ("[rank1]: EI0006: [PID: 1292363] Getting socket times out. Reason: Remote Rank did not send "
+     "the data in time. Please check the reason for the rank being stuck\n" + TRACE
+     + "RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:64\n"
+     "EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training process is "
+     "running.\n", "ascend-hccp-busy"),
+    ("[rank1]: EI0006: [PID: 1292363] Getting socket times out. Reason: Remote Rank did not send "
+     "the data in time. Please check the reason for the rank being stuck\n" + TRACE
+     + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n", "cuda-oom"),
 ])
 def test_more_failures_known_by_their_own_words(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # torch's own bugs with built-in backends, not a plugin left unimported
+    (TRACE + "AssertionError: Unknown c10d backend type NCCL\n", "c10d-backend-not-imported"),
+    (TRACE + "AssertionError: Unknown c10d backend type CUDA:NCCL\n", "c10d-backend-not-imported"),
+    (TRACE + "ValueError: Invalid backend: 'ncl'\n", "c10d-backend-not-imported"),
+    (TRACE + "RuntimeError: No rendezvous handler for env://\n", "xla-rendezvous-handler"),
+    # a dtype mismatch between CPU tensors is no accelerator tensor
+    (TRACE + "RuntimeError: ProcessGroupGloo::allgather: invalid tensor type at index 0 (expected "
+     "TensorOptions(dtype=float, device=cpu, layout=Strided), got TensorOptions(dtype=long long, "
+     "device=cpu, layout=Strided))\n", "gloo-accelerator-tensor"),
+    # a kernel's on-chip memory, which the batch size does not change
+    (TRACE + "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: XLA:TPU compile permanent "
+     "error. Ran out of memory in memory space vmem. Used 17.5M of 16.0M vmem.\n", "xla-hbm-oom"),
+    # non-contiguous devices in the container, not cores held by another process
+    ("2023-Jan-01 10:00:00.0001 111:111 ERROR   NRT:nrt_allocate_neuron_cores               "
+     "Neuron cores are not contiguous\n", "neuron-cores-busy"),
+    # an operator without an MPS kernel is no collective
+    (TRACE + "NotImplementedError: The operator 'aten::upsample_bicubic2d.out' is not currently "
+     "implemented for the MPS device.\n", "mps-collective-unsupported"),
+    # Lightning's CUDA accelerator stays with the no-GPU rule
+    (TRACE + "MisconfigurationException: `CUDAAccelerator` can not run on your system since the "
+     "accelerator is not available.\n", "lightning-accelerator-unavailable"),
+])
+def test_failures_near_an_accelerator_rule_are_not_it(text, rule_id):
+    assert rule_id not in [f.id for f in diagnose(from_text(text, "case.log")).findings]
 
 
 def test_a_local_gloo_peer_that_refused_is_no_hostname_problem():
@@ -1611,6 +1841,24 @@ HEALTHY_NEIGHBOURS = [
     "100%\n",
     "torch.compile() failed: Dynamo is not supported on Python 3.12+; running eagerly\nstep 0 "
     "loss 10.9821\n",
+    # working torch_xla, oneCCL, IPEX-through-transformers, MPS and Windows gloo runs
+    "I0000 00:00:1649423660.053391 1924758 f236.cc:165] libtpu.so already in use by another "
+    "process probably owned by another user. Run \"$ sudo lsof -w /dev/accel0\" to figure out "
+    "which process is using the TPU. Not attempting to load libtpu.so in this process.\n",
+    "2024:01:11-10:22:07:(2012) |CCL_WARN| could not get local_idx/count from environment "
+    "variables, trying to get them from ATL\n",
+    "2024:01:11-10:22:07:(2012) |CCL_WARN| did not find MPI-launcher specific variables, switch "
+    "to ATL/OFI, to force enable ATL/MPI set CCL_ATL_TRANSPORT=mpi\n",
+    "UserWarning: Device capability of ccl unknown, assuming `cpu` and `cuda`. Please specify it "
+    "via the `devices` argument of `register_backend`.\n",
+    "Intel Extension for PyTorch 2.1 needs to work with PyTorch 2.1.*, but PyTorch 2.2.0 is "
+    "found. Please switch to the matching version and run again.\n",
+    "UserWarning: The operator 'aten::isin.Tensor_Tensor_out' is not currently supported on the "
+    "MPS backend and will fall back to run on the CPU. This may have performance implications.\n",
+    "Using backend config: {'cpu': 'gloo', 'mps': 'gloo'}\n",
+    "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-7BNNAUJ]:29500 "
+    "(system error: 10049 - The requested address is not valid in its context.).\n",
+    ":3:hip_module.cpp :669 : hipLaunchKernel: Returned hipSuccess :\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
