@@ -43,7 +43,7 @@ CASES: dict[str, tuple[str | None, dict[str, str], set[str] | None]] = {
     "too-many-open-files": ("too-many-open-files", {}, None),
     "local-rank-arg": ("local-rank-argument", {}, {"launch", "deepspeed"}),
     "uninitialised-group": ("process-group-not-initialized", {}, None),
-    "nccl-backend": ("torch-without-cuda", {}, None),
+    "nccl-backend": ("nccl-not-in-build", {}, None),
     "set-device": ("torch-without-cuda", {}, None),
     "cuda-tensor": ("torch-without-cuda", {}, None),
     "module-not-found": ("module-not-found", {}, None),

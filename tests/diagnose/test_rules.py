@@ -59,9 +59,10 @@ CASES: dict[str, tuple[str, str]] = {
         "decrease scale anymore. Exiting run.\n",
         "[deepspeed] loss scale 65536, minimum 1: fine\n"),
     "torch-without-cuda": (
-        TRACE + "    dist.init_process_group('nccl')\nRuntimeError: Distributed package doesn't "
-        "have NCCL built in\n",
-        "NCCL built in: yes (version 2.21.5)\n"),
+        TRACE + "    model.cuda()\n  File \"/venv/lib/python3.10/site-packages/torch/cuda/"
+        "__init__.py\", line 310, in _lazy_init\n    raise AssertionError(\"Torch not compiled "
+        "with CUDA enabled\")\nAssertionError: Torch not compiled with CUDA enabled\n",
+        "torch 2.4.0+cu124 (compiled with CUDA 12.4), 8 GPUs visible\n"),
     # From torch's CUDA context check (c10/cuda) and the CUDA runtime's error string.
     "cuda-driver-too-old": (
         TRACE + "RuntimeError: The NVIDIA driver on your system is too old (found version "
@@ -889,6 +890,144 @@ CASES: dict[str, tuple[str, str]] = {
         "`strategy=ddp` but strategies from the DDP family are not supported on the MPS "
         "accelerator. Either explicitly set `accelerator='cpu'` or change the strategy.\n",
         "GPU available: True (mps), used: True\n"),
+    # Windows and macOS wheels never have NCCL (their CUDA builds included); nor do CPU wheels
+    "nccl-not-in-build": (
+        "[2024-04-23 13:27:20,383] torch.distributed.elastic.multiprocessing.redirects: "
+        "[WARNING] NOTE: Redirects are currently not supported in Windows or MacOs.\n" + TRACE
+        + "    dist.init_process_group('nccl')\n  File \"C:\\envs\\llm\\lib\\site-packages\\torch"
+        "\\distributed\\distributed_c10d.py\", line 1442, in _new_process_group_helper\n    raise "
+        "RuntimeError(\"Distributed package doesn't have NCCL built in\")\nRuntimeError: "
+        "Distributed package doesn't have NCCL built in\n",
+        "NCCL built in: yes (version 2.21.5)\n"),
+    # a frozen base model (LoRA) under reentrant checkpointing: the warning, then backward fails
+    "loss-without-grad": (
+        "/venv/lib/python3.10/site-packages/torch/utils/checkpoint.py:31: UserWarning: None of "
+        "the inputs have requires_grad=True. Gradients will be None\n" + TRACE
+        + "    self.accelerator.backward(loss)\n  File \"/venv/lib/python3.10/site-packages/torch/"
+        "autograd/__init__.py\", line 200, in backward\nRuntimeError: element 0 of tensors does "
+        "not require grad and does not have a grad_fn\n",
+        "/venv/lib/python3.10/site-packages/torch/utils/checkpoint.py:31: UserWarning: None of "
+        "the inputs have requires_grad=True. Gradients will be None\n"),
+    "evaluate-cache-collision": (
+        TRACE + "    metric.compute()\nValueError: Error in finalize: another evaluation module "
+        "instance is already using the local cache file. Please specify an experiment_id to "
+        "avoid collision between distributed evaluation module instances.\n",
+        "Loading cached processed dataset at /root/.cache/huggingface/datasets/json/default/"
+        "cache-9a1b.arrow\n"),
+    "mp-start-method-set-twice": (
+        TRACE + "    mp.set_start_method('spawn')\n  File \"/usr/lib/python3.10/multiprocessing/"
+        "context.py\", line 247, in set_start_method\n    raise RuntimeError('context has "
+        "already been set')\nRuntimeError: context has already been set\n",
+        "multiprocessing start method: spawn (set once in __main__)\n"),
+    "hydra-resolver-in-spawn": (
+        "-- Process 0 terminated with the following error:\n" + TRACE
+        + "    out_dir = cfg.paths.output_dir\nomegaconf.errors.UnsupportedInterpolationType: "
+        "Unsupported interpolation type hydra\n    full_key: paths.output_dir\n",
+        "UserWarning: Future Hydra versions will no longer change working directory at job "
+        "runtime by default.\n"),
+    "accelerate-notebook-accelerator-exists": (
+        TRACE + "    notebook_launcher(train, (), num_processes=2)\nValueError: To launch a "
+        "multi-GPU training from your notebook, the `Accelerator` should only be initialized "
+        "inside your training function. Restart your notebook and make sure no cells "
+        "initializes an `Accelerator`.\n",
+        "Launching training on 2 GPUs.\n"),
+    # WSL2: the driver's libcuda.so is in /usr/lib/wsl/lib, off the loader's path
+    "cudnn-libcuda-missing": (
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+        "object file: No such file or directory\nPlease make sure libcudnn_cnn_infer.so.8 is in "
+        "your library path!\nAborted (core dumped)\n",
+        "found libcuda.so.1 in /usr/lib/wsl/lib (WSL2)\n"),
+    "filesystem-no-locks": (
+        TRACE + "    ds = load_dataset('json', data_files=path)\n  File \"/venv/lib/python3.10/"
+        "site-packages/filelock/_unix.py\", line 39, in _acquire\n    fcntl.flock(fd, "
+        "fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 37] No locks available\n",
+        "Using custom data configuration default-1a2b (lock acquired)\n"),
+    # FSDP over 8-bit quantized weights: not a bf16/fp32 mix, casting cannot help
+    "fsdp-quantized-int8": (
+        TRACE + "    model = FSDP(model, auto_wrap_policy=policy)\nValueError: Must flatten "
+        "tensors with uniform dtype but got torch.bfloat16 and torch.int8\n",
+        "FSDP: flattened 291 tensors with uniform dtype torch.bfloat16\n"),
+    # a container user with no /etc/passwd entry: inductor cannot name its cache folder
+    "inductor-cache-no-username": (
+        "[rank0]:   File \"/usr/local/lib/python3.12/site-packages/torch/_inductor/runtime/"
+        "cache_dir_utils.py\", line 23, in default_cache_dir\n[rank0]:     return "
+        "pwd.getpwuid(os.getuid())[0]\n[rank0]: torch._dynamo.exc.BackendCompilerFailed: "
+        "backend='inductor' raised:\n[rank0]: KeyError: 'getpwuid(): uid not found: 1042'\n",
+        "W0612 10:20:42.000000 4121 torch/_inductor/codecache.py:1204] Cache Metrics: "
+        "FxGraphCache hit 3 miss 0\n"),
+    "inductor-cache-race": (
+        "[rank60]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "[rank60]: FileNotFoundError: [Errno 2] No such file or directory: '/tmp/"
+        "torchinductor_ubuntu/triton/4/5eba80077c5d5c6def3f812b8cccbc7d/triton_.cubin.tmp."
+        "pid_93828_100098'\n",
+        "W0612 10:20:42.000000 4121 torch/_inductor/codecache.py:1204] [0/0] Bypassing FX "
+        "Graph Cache because 'Cannot pickle'\n"),
+    "compile-ddp-higher-order-op": (
+        "[rank0]: torch._dynamo.exc.BackendCompilerFailed: backend='compile_fn' raised:\n"
+        "[rank0]: NotImplementedError: DDPOptimizer backend: Found a higher order op in the "
+        "graph. This is not supported. Please turn off DDP optimizer using "
+        "torch._dynamo.config.optimize_ddp=False.\n",
+        "[rank0]:I0612 10:20:42.000000 4121 torch/_dynamo/backends/distributed.py:412] [0/0] "
+        "DDPOptimizer used bucket cap 26214400 and created 12 buckets.\n"),
+    "compile-fsdp-orig-params": (
+        TRACE + "    assert getattr(\nAssertionError: Dynamo only supports FSDP with "
+        "use_orig_params=True\n\nfrom user code:\n   File \"modeling_llama.py\", line 620, in "
+        "forward\n",
+        "fsdp_config: {'sharding_strategy': 'FULL_SHARD', 'use_orig_params': True,}\n"),
+    "compile-recompile-limit": (
+        "[rank0]:W0110 12:27:06.332000 158 torch/_dynamo/convert_frame.py:1551] [2/8] "
+        "torch._dynamo hit config.recompile_limit (8)\n[rank0]:W0110 12:27:06.332000 158 "
+        "torch/_dynamo/convert_frame.py:1551] [2/8]    last reason: 2/7: tensor 'X[0]' size "
+        "mismatch at index 1. expected 640, actual 8.\n[rank0]: torch._dynamo.exc."
+        "FailOnRecompileLimitHit: recompile_limit reached with fullgraph=True. Excessive "
+        "recompilations can degrade performance due to the compilation overhead of each "
+        "recompilation.\n",
+        "[rank0]:W0612 10:20:42.000000 4121 torch/_dynamo/convert_frame.py:844] [1/8] "
+        "torch._dynamo hit config.cache_size_limit (8)\n"),
+    "inductor-openmp-missing": (
+        "[rank0]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "[rank0]: CppCompileError: C++ compile error\n[rank0]: /tmp/torchinductor_user/td/"
+        "ctdkbp2r.cpp:2:10: fatal error: 'omp.h' file not found\n[rank0]: #include <omp.h>\n",
+        "#pragma omp parallel num_threads(8)\n"),
+    "device-mesh-heterogeneous": (
+        TRACE + "    mesh = init_device_mesh('cuda', (2, 3))\nRuntimeError: DeviceMesh only "
+        "support homogeneous hardware, but found 6 ranks and 4 cuda devices!\n",
+        "UserWarning: It seems like you did not set/select the default device for the current "
+        "process before the DeviceMesh initialization or use a launcher (i.e. torchrun) which "
+        "populates `LOCAL_RANK` environment variable. It is recommended to set the current "
+        "device for the process BEFORE the DeviceMesh initialization so that the underlying "
+        "communicator (i.e. NCCL) can be initialized properly. Otherwise, DeviceMesh will "
+        "automatically use the device_id via global_rank % num_devices_per_host, assuming "
+        "homogeneous hardware cluster.\n"),
+    "pipeline-batch-smaller-than-chunks": (
+        TRACE + "    schedule.step(input_ids, attention_mask=mask)\nRuntimeError: Arg "
+        "attention_mask on chunking dimension has a size of 2, smaller than the number of "
+        "chunks 8. PiPPy cannot reduce the number of chunks because other arguments have "
+        "bigger chunk-dimension sizes. Please adjust your num_chunks setting.\n",
+        "W0612 10:20:42.000000 4121 torch/distributed/pipelining/microbatch.py:301] Tensor "
+        "size on chunking dimension is 16, downsizing the number of chunks from 32 to 16.\n"),
+    # torch.distributed.checkpoint: the inner error of the CheckpointException is the cause
+    "dcp-missing-key": (
+        "[rank0]: torch.distributed.checkpoint.api.CheckpointException: CheckpointException "
+        "ranks:dict_keys([0, 1])\n[rank0]: Traceback (most recent call last): (RANK 0)\n"
+        "[rank0]:   File \"/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/"
+        "default_planner.py\", line 354, in create_default_local_load_plan\n[rank0]:     raise "
+        "RuntimeError(f\"Missing key in checkpoint state_dict: {fqn}.\")\n[rank0]: RuntimeError: "
+        "Missing key in checkpoint state_dict: dataloader.dp_rank_0.\n",
+        "[rank0]: loaded 291 keys from checkpoint step-1000 (dataloader state included)\n"),
+    "dcp-async-save-cpu-backend": (
+        TRACE + "    dcp.async_save(state_dict, checkpoint_id=path)\nAssertionError: A CPU "
+        "backend must be enabled for async save; try initializing process group with "
+        "'cpu:gloo,cuda:nccl'\n",
+        "FutureWarning: `save_state_dict` is deprecated and will be removed in future versions."
+        "Please use `save` instead.\n"),
+    # fbgemm_gpu's library did not load (another CUDA major version), so its ops are missing
+    "fbgemm-ops-missing": (
+        "libcudart.so.12: cannot open shared object file: No such file or directory\n" + TRACE
+        + "    import fbgemm_gpu  # noqa: F401, E402\n  File \"/venv/lib/python3.10/site-packages/"
+        "torch/_ops.py\", line 569, in __getattr__\n    raise AttributeError(\nAttributeError: "
+        "'_OpNamespace' 'fbgemm' object has no attribute 'jagged_2d_to_dense'\n",
+        "INFO:torchrec.distributed: fbgemm_gpu 0.8.0 loaded\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1643,6 +1782,55 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     ("[rank1]: EI0006: [PID: 1292363] Getting socket times out. Reason: Remote Rank did not send "
      "the data in time. Please check the reason for the rank being stuck\n" + TRACE
      + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n", "cuda-oom"),
+    # Python 3.14's wording, and its forkserver default on Linux
+    (TRACE + "    for batch in loader:\n  File \"/usr/lib/python3.14/multiprocessing/"
+     "popen_forkserver.py\", line 47, in _launch\n    reduction.dump(process_obj, buf)\n"
+     "AttributeError: Can't get local object 'main.<locals>.collate'\n", "spawn-pickle"),
+    # accelerate's notebook_launcher re-raises torch's words in its own
+    (TRACE + "    notebook_launcher(train, (), num_processes=2)\nRuntimeError: CUDA has been "
+     "initialized before the `notebook_launcher` could create a forked subprocess. This likely "
+     "stems from an outside import causing issues once the `notebook_launcher()` is called.\n",
+     "cuda-fork-after-init"),
+    # torch.compile's _orig_mod. prefix is a state-dict-keys case (its fixes name it)
+    (TRACE + "RuntimeError: Error(s) in loading state_dict for GPT:\n\tMissing key(s) in "
+     "state_dict: \"transformer.wte.weight\".\n\tUnexpected key(s) in state_dict: "
+     "\"_orig_mod.transformer.wte.weight\".\n", "state-dict-keys"),
+    # nn.Module's load_state_dict stays state-dict-keys, not DCP's missing key
+    (TRACE + "RuntimeError: Error(s) in loading state_dict for Net:\n\tMissing key(s) in "
+     "state_dict: \"fc.weight\".\n", "state-dict-keys"),
+    (TRACE + "RuntimeError: Distributed package doesn't have MPI built in\n",
+     "mpi-backend-missing"),
+    (TRACE + "OSError: No username set in the environment\n", "inductor-cache-no-username"),
+    ("[rank1]: torch._dynamo.exc.FailOnRecompileLimitHit: Hard failure due to fullgraph=True\n",
+     "compile-recompile-limit"),
+    ("/tmp/torchinductor_u/cpp/x.cpp:2:10: fatal error: omp.h: No such file or directory\n"
+     + TRACE + "torch._inductor.exc.InductorError: CppCompileError: C++ compile error\n",
+     "inductor-openmp-missing"),
+    (TRACE + "ValueError: Error in _create_cache_file: another metric instance is already using "
+     "the local cache file at /root/.cache/huggingface/metrics/accuracy/default/"
+     "default_experiment-2-1.arrow. Please specify an experiment_id to avoid collision\n",
+     "evaluate-cache-collision"),
+    (TRACE + "    raise ValueError(\"HydraConfig was not set\")\nValueError: HydraConfig was not "
+     "set\n", "hydra-resolver-in-spawn"),
+    # a user's own missing resolver is not Hydra's
+    (TRACE + "omegaconf.errors.UnsupportedInterpolationType: Unsupported interpolation type "
+     "oc.foo\n", "python-exception"),
+    (TRACE + "ValueError: Must flatten tensors with uniform dtype but got torch.uint8 and "
+     "torch.bfloat16\n", "fsdp-quantized-int8"),
+    (TRACE + "ValueError: Must flatten tensors with uniform dtype but got torch.bfloat16 and "
+     "torch.float32\n", "fsdp-mixed-dtype"),
+    ("Could not load library libcudnn_cnn_infer.so.8. Error: libnvrtc.so: cannot open shared "
+     "object file: No such file or directory\nAborted (core dumped)\n", "cudnn-nvrtc-missing"),
+    (TRACE + "OSError: [Errno 28] No space left on device\n", "disk-full"),
+    (TRACE + "RuntimeError: No such operator fbgemm::asynchronous_complete_cumsum\n",
+     "fbgemm-ops-missing"),
+    # torch's own op namespace is a torch version matter, not fbgemm's
+    (TRACE + "AttributeError: '_OpNamespace' 'aten' object has no attribute 'foo'\n",
+     "python-exception"),
+    # the undefined symbol of an fbgemm_gpu built for another torch names the cause first
+    ("OSError: /venv/lib/python3.10/site-packages/fbgemm_gpu/fbgemm_gpu_py.so: undefined "
+     "symbol: _ZNK5torch8autograd4Node4nameEv\n" + TRACE + "AttributeError: '_OpNamespace' "
+     "'fbgemm' object has no attribute 'jagged_2d_to_dense'\n", "extension-abi-mismatch"),
 ])
 def test_more_failures_known_by_their_own_words(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -1859,6 +2047,30 @@ HEALTHY_NEIGHBOURS = [
     "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-7BNNAUJ]:29500 "
     "(system error: 10049 - The requested address is not valid in its context.).\n",
     ":3:hip_module.cpp :669 : hipLaunchKernel: Returned hipSuccess :\n",
+    # torch.compile, DCP, pipelining and fine-tuning lines of runs that go on
+    "W0612 10:20:42.000000 4121 torch/_inductor/codecache.py:1204] Cache Metrics: "
+    "FxGraphCache hit 3 miss 0\n",
+    "I have no name!@ddb9c3bf9589:/app$ torchrun --nproc-per-node 2 train.py\n",
+    "[rank0]:I0612 10:20:42.000000 4121 torch/_dynamo/backends/distributed.py:412] [0/0] "
+    "DDPOptimizer used bucket cap 26214400 and created 12 buckets.\n",
+    "fsdp_config: {'sharding_strategy': 'FULL_SHARD', 'use_orig_params': True,}\n",
+    "W0612 10:20:42.000000 4121 torch/_inductor/codecache.py:1204] [0/0] Bypassing FX Graph "
+    "Cache because 'Cannot pickle'\n",
+    "[rank0]:W0612 10:20:42.000000 4121 torch/_dynamo/convert_frame.py:844] [1/8] "
+    "torch._dynamo hit config.cache_size_limit (8)\n[rank0]: step 200 loss 2.31\n",
+    "FutureWarning: `save_state_dict` is deprecated and will be removed in future versions."
+    "Please use `save` instead.\n",
+    "#pragma omp parallel num_threads(8)\n",
+    "W0612 10:20:42.000000 4121 torch/distributed/pipelining/microbatch.py:301] Tensor size "
+    "on chunking dimension is 16, downsizing the number of chunks from 32 to 16.\n",
+    "/venv/lib/python3.10/site-packages/torch/utils/checkpoint.py:31: UserWarning: None of the "
+    "inputs have requires_grad=True. Gradients will be None\n{'loss': 1.8123, 'epoch': 0.1}\n",
+    "Loading cached processed dataset at /root/.cache/huggingface/datasets/json/default/"
+    "cache-9a1b.arrow\n",
+    "Launching training on 2 GPUs.\n",
+    "Launching training on one GPU.\n",
+    "UserWarning: Future Hydra versions will no longer change working directory at job "
+    "runtime by default.\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
