@@ -50,7 +50,7 @@ def adversarial() -> None:
     worst_rule = ""
     with tempfile.TemporaryDirectory(prefix="bench-redos-") as tmp:
         for rule in load_rules():
-            for pattern in rule.patterns:
+            for pattern in rule.every_pattern:
                 seed = (pattern.keyword or re.sub(r"[^\w ]", "", pattern.regex.pattern)[:20]
                         or "x") + " "
                 line = (seed * (100_000 // len(seed) + 1))[:100_000]

@@ -102,7 +102,7 @@ def _rule_patterns() -> Iterator[Found]:
     from safelaunch.diagnose.kb import load_rules
 
     for rule in load_rules():
-        for pattern in rule.patterns:
+        for pattern in rule.every_pattern:
             yield Found(pattern.regex, f"rules.yaml {rule.id}")
 
 

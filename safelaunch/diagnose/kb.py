@@ -89,6 +89,11 @@ class Rule:
     where the log ends at it: a cause beside the failure it leads to, noise before another."""
     with_rules: tuple[str, ...] = ()
 
+    @property
+    def every_pattern(self) -> list[Pattern]:
+        """Its patterns and its warnings' (every regex it searches with)."""
+        return self.patterns + self.warnings
+
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
 """An innermost group with alternatives, ``(a|b)``: not required literally."""

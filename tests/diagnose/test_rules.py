@@ -10,6 +10,9 @@ from safelaunch.diagnose.kb import load_rules
 
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
 
+# the ranks that did start, waiting for a pod that never did
+STORE_WAITED = ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for "
+                "clients. 1/2 clients joined.\n")
 CASES: dict[str, tuple[str, str]] = {
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
@@ -1028,6 +1031,133 @@ CASES: dict[str, tuple[str, str]] = {
         "torch/_ops.py\", line 569, in __getattr__\n    raise AttributeError(\nAttributeError: "
         "'_OpNamespace' 'fbgemm' object has no attribute 'jagged_2d_to_dense'\n",
         "INFO:torchrec.distributed: fbgemm_gpu 0.8.0 loaded\n"),
+    # slurmstepd/srun when a node of the allocation dies; the task killed on the surviving
+    # node is its echo
+    "slurm-node-failure": (
+        "srun: error: Node failure on gpu-node-07\n"
+        "slurmstepd: error: *** STEP 88123.0 ON gpu-node-01 CANCELLED AT 2024-03-11T04:12:55 DUE "
+        "TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n"
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+        "srun: error: gpu-node-01: task 0: Killed\n",
+        "srun: launching StepId=88123.0 on host gpu-node-07, 8 tasks: [0-7]\n"),
+    # ESLURM_INVALID_TASK_MEMORY (slurm_errno.c)
+    "slurm-step-memory-unavailable": (
+        "srun: error: Unable to create step for job 29986033: Memory required by task is not "
+        "available\n",
+        "srun: job 29986033 has been allocated resources\n"),
+    # PBS Pro's MoM and LSF's job report, in the job's output file
+    "pbs-walltime": (
+        "=>> PBS: job killed: walltime 86430 exceeded limit 86400\n",
+        "   Walltime Used:      23:59:10\n   Exit Status:        0\n"),
+    "pbs-memory-limit": (
+        "=>> PBS: job killed: mem 263472128kb exceeded limit 251658240kb\n",
+        "    resources_used.mem = 198234112kb\n    Resource_List.mem = 251658240kb\n"),
+    "lsf-run-limit": (
+        "TERM_RUNLIMIT: job killed after reaching LSF run time limit.\nExited with exit code "
+        "140.\n",
+        "Successfully completed.\n"),
+    "lsf-memory-limit": (
+        "TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\nExited with exit code "
+        "137.\n",
+        "Successfully completed.\n"),
+    # lightning/fabric/plugins/environments/slurm.py
+    "lightning-slurm-mismatch": (
+        TRACE + "    trainer.fit(model)\nValueError: You set `devices=4` in Lightning, but the "
+        "number of tasks per node configured in SLURM `--ntasks-per-node=1` does not match. "
+        "HINT: Set `devices=1`.\n",
+        "PossibleUserWarning: The `srun` command is available on your system but is not used. "
+        "HINT: If your intention is to run Lightning on SLURM, prepend your python command with "
+        "`srun` like so: srun python train.py\n"),
+    # the kubelet's eviction manager, as kubectl describe pod shows it
+    "k8s-evicted-ephemeral-storage": (
+        "Status:           Failed\nReason:           Evicted\nMessage:          The node was low "
+        "on resource: ephemeral-storage. Threshold quantity: 10120387530, available: 9702960Ki. "
+        "Container pytorch was using 26498512Ki, request is 0, has larger consumption of "
+        "ephemeral-storage.\n",
+        "    Limits:\n      ephemeral-storage:  50Gi\n"),
+    "k8s-evicted-memory-pressure": (
+        "Status:           Failed\nReason:           Evicted\nMessage:          The node was low "
+        "on resource: memory. Threshold quantity: 100Mi, available: 92284Ki. Container pytorch "
+        "was using 61247308Ki, request is 32Gi, has larger consumption of memory.\n",
+        "    Limits:\n      memory:  64Gi\n"),
+    # the kube job-controller's conditions (the training operator copies them into the PyTorchJob)
+    "k8s-job-deadline": (
+        "  Warning  DeadlineExceeded  3m  job-controller  Job was active longer than specified "
+        "deadline\n",
+        "  activeDeadlineSeconds: 86400\n"),
+    # a fallback: the failed pods' own logs hold the cause (kubectl wait's error shows it failed)
+    "k8s-job-backoff-limit": (
+        "  Warning  BackoffLimitExceeded  1m  job-controller  Job has reached the specified "
+        "backoff limit\nerror: timed out waiting for the condition on jobs/train-job\n",
+        "  backoffLimit: 4\n"),
+    # the kubelet's pull events (kubectl describe pod); a pull retried and then done is healthy
+    "k8s-image-pull-failed": (
+        "  Normal   Pulling    2m   kubelet  Pulling image \"nvcr.io/nvidia/pytorch:24.13-py3\"\n"
+        "  Warning  Failed     2m   kubelet  Failed to pull image \"nvcr.io/nvidia/pytorch:24.13-"
+        "py3\": rpc error: code = NotFound desc = failed to pull and unpack image: not found\n"
+        "  Warning  Failed     2m   kubelet  Error: ErrImagePull\n"
+        "  Normal   BackOff    1m   kubelet  Back-off pulling image \"nvcr.io/nvidia/pytorch:"
+        "24.13-py3\"\n  Warning  Failed     1m   kubelet  Error: ImagePullBackOff\n" + STORE_WAITED,
+        "  Normal   Pulling    2m   kubelet  Pulling image \"nvcr.io/nvidia/pytorch:24.03-py3\"\n"
+        "  Normal   Pulled     1m   kubelet  Successfully pulled image \"nvcr.io/nvidia/pytorch:"
+        "24.03-py3\" in 1.06s\n"),
+    "k8s-gpu-unschedulable": (
+        "  Warning  FailedScheduling  2m  default-scheduler  0/8 nodes are available: 8 "
+        "Insufficient nvidia.com/gpu. preemption: 0/8 nodes are available: 8 No preemption "
+        "victims found for incoming pod.\n" + STORE_WAITED,
+        "  Normal   Scheduled  2m  default-scheduler  Successfully assigned ns/job-worker-0 to "
+        "node-1\n"),
+    # Vertex AI's job error
+    "vertex-replica-oom": (
+        "The replica workerpool0-0 ran out-of-memory and exited with a non-zero status of "
+        "9(SIGKILL). To find out more about why your job exited please check the logs: "
+        "https://console.cloud.google.com/logs/viewer?project=1234\n",
+        "Job completed successfully.\n"),
+    # Modal's runner; runs that recover print it too
+    "platform-preempted": (
+        "epoch 3 step 1200 loss 1.92\nRunner interrupted due to worker preemption. Your "
+        "Function will be restarted with the same input.\ntorch.distributed.elastic.multiprocessing"
+        ".api.SignalException: Process 140 got signal: 15\n",
+        "Runner interrupted due to worker preemption. Your Function will be restarted with the "
+        "same input.\nepoch 0 step 1 loss 2.3026\nTraining finished\n"),
+    # botocore, google-auth, azure-identity
+    "cloud-credentials-missing": (
+        TRACE + "    s3.download_file(bucket, key, dest)\nbotocore.exceptions.NoCredentialsError: "
+        "Unable to locate credentials\n",
+        "INFO azure.identity._credentials.environment: No environment configuration found.\n"),
+    "s3-token-expired": (
+        TRACE + "    s3.upload_file(path, bucket, key)\nboto3.exceptions.S3UploadFailedError: "
+        "Failed to upload /tmp/ckpt/model.safetensors to ckpts/run7/model.safetensors: An error "
+        "occurred (ExpiredToken) when calling the CreateMultipartUpload operation: The provided "
+        "token has expired.\n",
+        "botocore.credentials INFO Found credentials in environment variables.\n"),
+    "object-store-access-denied": (
+        TRACE + "    s3.download_file(bucket, key, dest)\nbotocore.exceptions.ClientError: An "
+        "error occurred (AccessDenied) when calling the GetObject operation: Access Denied\n",
+        "An error occurred (404) when calling the HeadObject operation: Not Found\n"),
+    "object-store-throttled": (
+        TRACE + "    s3.put_object(Bucket=bucket, Key=key, Body=data)\nbotocore.exceptions."
+        "ClientError: An error occurred (SlowDown) when calling the PutObject operation "
+        "(reached max retries: 4): Please reduce your request rate.\n",
+        "botocore.retries.standard DEBUG Retry needed, retrying request after delay of: 0.5 "
+        "(SlowDown)\n"),
+    # ray/train/_internal/storage.py (Ray 2.7 and later)
+    "ray-storage-not-shared": (
+        TRACE + "    result = trainer.fit()\nRuntimeError: Unable to set up cluster storage with "
+        "the following settings: StorageContext<storage_filesystem='local', storage_fs_path="
+        "'/home/ray/ray_results'> Check that all nodes in the cluster have read/write access to "
+        "the configured storage path.\n",
+        "Checkpoint successfully created at: Checkpoint(filesystem=local, path=/mnt/"
+        "cluster_storage/exp/checkpoint_000001)\n"),
+    # streaming/base/shared/prefix.py
+    "streaming-reused-local-dir": (
+        TRACE + "    ds = StreamingDataset(remote=remote, local='/tmp/mds-cache/train')\nValueError: "
+        "Reused local directory: ['/tmp/mds-cache/train'] vs ['/tmp/mds-cache/train']. Provide a "
+        "different one. If using a unique local directory, try deleting the local directory and "
+        "call `streaming.base.util.clean_stale_shared_memory()` only once in your script to "
+        "clean up the stale shared memory before instantiation of `StreamingDataset`.\n",
+        "UserWarning: Because `predownload` was not specified, it will default to 8*batch_size "
+        "if batch_size is not None, otherwise 64.\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1369,7 +1499,7 @@ CASES: dict[str, tuple[str, str]] = {
         "/etc/hosts: 127.0.1.1 node1 replaced by 10.0.0.5 node1; GLOO_SOCKET_IFNAME=eth0\n"),
 }
 
-PATTERN_RULES = [r.id for r in load_rules() if r.patterns and not r.consequence]
+PATTERN_RULES = [r.id for r in load_rules() if r.every_pattern and not r.consequence]
 
 
 def test_every_pattern_rule_has_a_case():
@@ -1831,6 +1961,55 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     ("OSError: /venv/lib/python3.10/site-packages/fbgemm_gpu/fbgemm_gpu_py.so: undefined "
      "symbol: _ZNK5torch8autograd4Node4nameEv\n" + TRACE + "AttributeError: '_OpNamespace' "
      "'fbgemm' object has no attribute 'jagged_2d_to_dense'\n", "extension-abi-mismatch"),
+    # schedulers', orchestrators' and storage clients' other wordings of the new causes
+    ("slurmstepd: error: *** JOB 88123 ON gpu-node-01 CANCELLED AT 2024-03-11T04:12:55 DUE TO "
+     "NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n", "slurm-node-failure"),
+    ("srun: error: Unable to allocate resources: Memory required by task is not available\n",
+     "slurm-step-memory-unavailable"),
+    ("=>> PBS: job killed: vmem 99862528kb exceeded limit 67108864kb\n", "pbs-memory-limit"),
+    (TRACE + "ValueError: You set `num_nodes=1` in Lightning, but the number of nodes configured "
+     "in SLURM `--nodes=2` does not match. HINT: Set `num_nodes=2`.\n",
+     "lightning-slurm-mismatch"),
+    (TRACE + "RuntimeError: You set `--ntasks=8` in your SLURM bash script, but this variable is "
+     "not supported. HINT: Use `--ntasks-per-node=8` instead.\n", "lightning-slurm-mismatch"),
+    ("Message: Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.\n",
+     "k8s-evicted-ephemeral-storage"),
+    ("Message: Container pytorch exceeded its local ephemeral storage limit \"50Gi\".\n",
+     "k8s-evicted-ephemeral-storage"),
+    ("Message: Usage of EmptyDir volume \"dshm\" exceeds the limit \"8Gi\".\n",
+     "k8s-evicted-ephemeral-storage"),
+    ("Message: Pod The node had condition: [DiskPressure].\n", "k8s-evicted-ephemeral-storage"),
+    ("Message: Pod The node had condition: [MemoryPressure].\n", "k8s-evicted-memory-pressure"),
+    ("The replica master 0 ran out-of-memory and exited with a non-zero status of 9(SIGKILL)\n",
+     "vertex-replica-oom"),
+    ("I 03-04 10:02:11 controller.py:112] Cluster is preempted (status: INIT). Recovering...\n",
+     "platform-preempted"),
+    (TRACE + "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not "
+     "found. To set up Application Default Credentials, see https://cloud.google.com/docs/"
+     "authentication/external/set-up-adc for more information.\n", "cloud-credentials-missing"),
+    (TRACE + "google.auth.exceptions.DefaultCredentialsError: Could not automatically determine "
+     "credentials. Please set GOOGLE_APPLICATION_CREDENTIALS or explicitly create credentials "
+     "and re-run the application.\n", "cloud-credentials-missing"),
+    (TRACE + "azure.core.exceptions.ClientAuthenticationError: DefaultAzureCredential failed to "
+     "retrieve a token from the included credentials.\n", "cloud-credentials-missing"),
+    (TRACE + "PermissionError: The provided token has expired.\n", "s3-token-expired"),
+    (TRACE + "botocore.exceptions.ClientError: An error occurred (403) when calling the "
+     "HeadObject operation: Forbidden\n", "object-store-access-denied"),
+    (TRACE + "gcsfs.retry.HttpError: The object ckpt-bucket/run3/step_1000/.metadata exceeded "
+     "the rate limit for object mutation operations (create, update, and delete). Please reduce "
+     "your request rate. See https://cloud.google.com/storage/docs/gcs429., 429\n",
+     "object-store-throttled"),
+    (TRACE + "RuntimeError: Unable to set up cluster storage at storage_path=/home/ray/"
+     "ray_results\n", "ray-storage-not-shared"),
+    # the schedulers' and orchestrators' own lines alone: no Python traceback needed
+    ("2024-03-11T04:12:55 srun: error: Node failure on gpu-node-07\n", "slurm-node-failure"),
+    ("=>> PBS: job killed: walltime 86430 exceeded limit 86400\n", "pbs-walltime"),
+    ("Message: The node was low on resource: memory. Threshold quantity: 100Mi, available: "
+     "92284Ki.\n", "k8s-evicted-memory-pressure"),
+    ("Runner interrupted due to worker preemption. Your Function will be restarted with the same "
+     "input.\n", "platform-preempted"),
+    ("  Warning  Failed  1m  kubelet  Failed to pull image \"ghcr.io/acme/train:v3\": failed to "
+     "authorize: 403 Forbidden\n", "k8s-image-pull-failed"),
 ])
 def test_more_failures_known_by_their_own_words(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -1860,6 +2039,73 @@ def test_more_failures_known_by_their_own_words(text, rule_id):
      "accelerator is not available.\n", "lightning-accelerator-unavailable"),
 ])
 def test_failures_near_an_accelerator_rule_are_not_it(text, rule_id):
+    assert rule_id not in [f.id for f in diagnose(from_text(text, "case.log")).findings]
+
+
+# A scheduler's or orchestrator's reason for stopping the job comes before the exits, signals
+# and lost peers it causes on the ranks.
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # the node that died: the surviving node's NCCL timeout and killed task are its echoes
+    ("[rank8]:[E311 04:12:40 ProcessGroupNCCL.cpp:616] [Rank 8] Watchdog caught collective "
+     "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout("
+     "ms)=600000) ran for 600055 milliseconds before timing out.\n"
+     "srun: error: Node failure on gpu-node-07\n"
+     "slurmstepd: error: *** STEP 88123.0 ON gpu-node-01 CANCELLED AT 2024-03-11T04:12:55 DUE "
+     "TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n"
+     "srun: error: gpu-node-01: task 0: Killed\n", "slurm-node-failure"),
+    # an eviction, then torchrun stopped by the kubelet's SIGTERM
+    ("Message: The node was low on resource: ephemeral-storage. Threshold quantity: "
+     "10120387530, available: 9702960Ki.\nW1123 22:36:40.704000 140 torch/distributed/elastic/"
+     "agent/server/api.py:753] Received 15 death signal, shutting down workers\n"
+     "torch.distributed.elastic.multiprocessing.api.SignalException: Process 140 got signal: 15"
+     "\n", "k8s-evicted-ephemeral-storage"),
+    ("Message: The node was low on resource: memory. Threshold quantity: 100Mi, available: "
+     "92284Ki.\ntorch.distributed.elastic.multiprocessing.api.SignalException: Process 140 got "
+     "signal: 15\n", "k8s-evicted-memory-pressure"),
+    ("  Warning  DeadlineExceeded  3m  job-controller  Job was active longer than specified "
+     "deadline\ntorch.distributed.elastic.multiprocessing.api.SignalException: Process 140 got "
+     "signal: 15\n", "k8s-job-deadline"),
+    ("=>> PBS: job killed: mem 263472128kb exceeded limit 251658240kb\nKilled\n",
+     "pbs-memory-limit"),
+    # the pod that never scheduled: the started workers time out in the rendezvous
+    ("  Warning  FailedScheduling  2m  default-scheduler  0/8 nodes are available: 8 "
+     "Insufficient nvidia.com/gpu.\n" + TRACE + "torch.distributed.elastic.rendezvous.api."
+     "RendezvousTimeoutError\n", "k8s-gpu-unschedulable"),
+    # Ray Train wraps the worker's error; the RuntimeError names the cause
+    ("ray.exceptions.RayTaskError(RuntimeError): ray::_Inner.train() (pid=5512, ip=10.0.0.3)\n"
+     "RuntimeError: Unable to set up cluster storage with the following settings: "
+     "StorageContext<storage_filesystem='local', storage_fs_path='/home/ray/ray_results'>\n"
+     "ray.train.base_trainer.TrainingFailedError: The Ray Train run failed.\n",
+     "ray-storage-not-shared"),
+    # the backoff limit only says the pods failed: their own error is the cause
+    ("  Warning  BackoffLimitExceeded  1m  job-controller  Job has reached the specified "
+     "backoff limit\n" + TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+     "2.00 GiB\n", "cuda-oom"),
+    ("  Warning  BackoffLimitExceeded  1m  job-controller  Job has reached the specified "
+     "backoff limit\n" + TRACE + "KeyError: 'input_ids'\n", "python-exception"),
+    # a preempted run that restarted and then failed for its own reason
+    ("Runner interrupted due to worker preemption. Your Function will be restarted with the "
+     "same input.\nepoch 0 step 1 loss 2.3026\n" + TRACE + "torch.OutOfMemoryError: CUDA out "
+     "of memory. Tried to allocate 2.00 GiB\n", "cuda-oom"),
+])
+def test_the_schedulers_reason_comes_before_the_ranks_ends(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # another reason on the same scheduler line is another cause
+    ("slurmstepd: error: *** STEP 88123.0 ON gpu-node-01 CANCELLED AT 2024-05-02T11:00:01 DUE "
+     "TO TIME LIMIT ***\n", "slurm-node-failure"),
+    # a replica that exited for its own reason is no out-of-memory kill
+    ("The replica workerpool1-0 exited with a non-zero status of 1. Termination reason: "
+     "Error.\n", "vertex-replica-oom"),
+    # a missing object is often an existence check; a plain existing path is no stale cache
+    (TRACE + "botocore.exceptions.ClientError: An error occurred (404) when calling the "
+     "HeadObject operation: Not Found\n", "object-store-access-denied"),
+    (TRACE + "FileExistsError: [Errno 17] File exists: '/data/out/run1'\n",
+     "streaming-reused-local-dir"),
+])
+def test_near_wordings_are_not_the_new_causes(text, rule_id):
     assert rule_id not in [f.id for f in diagnose(from_text(text, "case.log")).findings]
 
 
@@ -2071,6 +2317,41 @@ HEALTHY_NEIGHBOURS = [
     "Launching training on one GPU.\n",
     "UserWarning: Future Hydra versions will no longer change working directory at job "
     "runtime by default.\n",
+    # schedulers, orchestrators, managed platforms and storage clients on healthy runs
+    "srun: job 29986033 has been allocated resources\nepoch 0 step 1 loss 2.3026\n",
+    "   Walltime Used:      23:59:10\n   Exit Status:        0\n",
+    "Successfully completed.\n",
+    "PossibleUserWarning: The `srun` command is available on your system but is not used. HINT: "
+    "If your intention is to run Lightning on SLURM, prepend your python command with `srun` "
+    "like so: srun python train.py\n",
+    "    Limits:\n      ephemeral-storage:  50Gi\n      memory:             64Gi\n",
+    "  activeDeadlineSeconds: 86400\n  backoffLimit: 4\n",
+    "  Normal   Pulling    2m   kubelet  Pulling image \"nvcr.io/nvidia/pytorch:24.03-py3\"\n"
+    "  Normal   Pulled     1m   kubelet  Successfully pulled image \"nvcr.io/nvidia/pytorch:"
+    "24.03-py3\" in 1.06s\n",
+    # a pull retried, then done: the pod started
+    "  Warning  Failed     3m   kubelet  Failed to pull image \"nvcr.io/nvidia/pytorch:24.03-"
+    "py3\": toomanyrequests: retry later\n  Normal   Pulled     1m   kubelet  Successfully "
+    "pulled image \"nvcr.io/nvidia/pytorch:24.03-py3\" in 40.2s\n  Normal   Started    1m   "
+    "kubelet  Started container pytorch\n",
+    # an autoscaler added a node: the pod scheduled after waiting
+    "  Warning  FailedScheduling  4m  default-scheduler  0/2 nodes are available: 2 Insufficient "
+    "nvidia.com/gpu.\n  Normal   TriggeredScaleUp  4m  cluster-autoscaler  pod triggered "
+    "scale-up\n  Normal   Scheduled  1m  default-scheduler  Successfully assigned ns/job-worker-0 "
+    "to node-3\n",
+    "  Normal   Scheduled  2m  default-scheduler  Successfully assigned ns/job-worker-0 to node-1\n",
+    "Job completed successfully.\n",
+    "Runner interrupted due to worker preemption. Your Function will be restarted with the same "
+    "input.\nepoch 0 step 1 loss 2.3026\nTraining finished\n",
+    "I 03-04 10:02:11 controller.py:112] Cluster is preempted (status: INIT). Recovering...\n"
+    "Job status: JobStatus.RUNNING\n",
+    "botocore.credentials INFO Found credentials in environment variables.\n",
+    "INFO azure.identity._credentials.environment: No environment configuration found.\n",
+    "botocore.retries.standard DEBUG Retry needed, retrying request after delay of: 0.5 "
+    "(SlowDown)\nepoch 0 step 10 loss 2.1\n",
+    "INFO:gcsfs:Retrying _call after 429 response (attempt 1)\n",
+    "Checkpoint successfully created at: Checkpoint(filesystem=local, path=/mnt/cluster_storage/"
+    "exp/checkpoint_000001)\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
@@ -2380,7 +2661,7 @@ WITHOUT_KEYWORD = {"dtype-mismatch"}
 
 
 def test_every_pattern_has_a_literal_keyword():
-    missing = sorted({rule.id for rule in load_rules() for pattern in rule.patterns
+    missing = sorted({rule.id for rule in load_rules() for pattern in rule.every_pattern
                       if pattern.keyword is None and not pattern.ignore_case})
     assert missing == sorted(WITHOUT_KEYWORD)
 
