@@ -1900,6 +1900,31 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     ("E tensorflow/compiler/xla/xla_client/xla_util.cc:76] Resource exhausted: Attempting to "
      "allocate 180.59M. That was not possible. There are 142.58M free.; (0x3x0_HBM1)\nException "
      "in device=TPU:3: Resource exhausted\n", "xla-hbm-oom"),
+    # review: the PJRT runtime's words put the reason between the status and the size
+    (TRACE + "RuntimeError: Bad StatusOr access: RESOURCE_EXHAUSTED: Error allocating device "
+     "buffer: Attempting to allocate 196.00M. That was not possible. There are 134.44M free.; "
+     "(1x0x0_HBM0): while running replica 0 and partition 0 of a replicated computation\n",
+     "xla-hbm-oom"),
+    ("2023-04-08 11:22:09.148143: F tensorflow/tsl/platform/statusor.cc:33] Attempting to fetch "
+     "value instead of handling error RESOURCE_EXHAUSTED: Error loading program: Attempting to "
+     "reserve 7.04G at the bottom of memory. That was not possible. There are 6.90G free, 0B "
+     "reserved, and 6.90G reservable.\n*** SIGABRT received by PID 13755 (TID 16714) on cpu 80 "
+     "from PID 13755; stack trace: ***\n", "xla-hbm-oom"),
+    # review: Neuron's virtual cores (inf2/trn2), gloo told an interface, IPEX's sign as (R)
+    ("2024-Dec-11 17:43:58.780308 45075:45075 ERROR   NRT:nrt_allocate_neuron_cores            "
+     "   Virtual Neuron Core(s) not available - Requested:2 Available:0 Virtual Core size 1\n",
+     "neuron-cores-busy"),
+    (TRACE + "    dist.init_process_group('gloo')\nRuntimeError: makeDeviceForInterface(): "
+     "unsupported gloo device\n", "windows-gloo-device"),
+    ("ERROR! Intel(R) Extension for PyTorch* needs to work with PyTorch 2.1.*, but PyTorch "
+     "2.2.0+cpu is found. Please switch to the matching version and run again.\n",
+     "ipex-torch-mismatch"),
+    # review: HCCL's EI0006 in its other reasons and layouts (a connect that never came)
+    (TRACE + "RuntimeError: Preprocess failed before run graph 1.\nEI0006: Getting socket times "
+     "out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster "
+     "are abnormal.\n", "ascend-hccl-socket-timeout"),
+    ("[rank0] WARMUP FAIL @ iter 0: aclnnNotifyDispatch failed,\n        EI0006 "
+     "Communication_Error_Get_Socket: Getting socket times out.\n", "ascend-hccl-socket-timeout"),
     # gloo's size check stays with the output-list rule, its type check names the device
     (TRACE + "RuntimeError: ProcessGroupGloo::allgather: invalid tensor size at index 0 "
      "(expected (2, 4), got (2, 3))\n", "collective-output-list"),
@@ -2352,6 +2377,9 @@ HEALTHY_NEIGHBOURS = [
     "INFO:gcsfs:Retrying _call after 429 response (attempt 1)\n",
     "Checkpoint successfully created at: Checkpoint(filesystem=local, path=/mnt/cluster_storage/"
     "exp/checkpoint_000001)\n",
+    # review: a comment that names HCCL's timeout, on a run that goes on
+    "# the default connect timeout (~2min) kills the link first (EI0006 \"Getting socket times "
+    "out\")\nHCCL_CONNECT_TIMEOUT=7200\nstep 1 loss 2.3\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
