@@ -233,9 +233,29 @@ def _warned_end(text: str, first: int, prefix: str, rank: int | None) -> int:
             continue  # another rank's line, interleaved
         line = line.removeprefix(prefix)
         if line[:1].strip() and not line.startswith(TRACEBACK):
-            return _same_record(text, end, prefix)  # its exception line
+            return _chained_end(text, _same_record(text, end, prefix), prefix)  # its exception
         pos = end
     return len(text) if first < 0 else first
+
+
+CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+
+
+def _chained_end(text: str, pos: int, prefix: str) -> int:
+    """Where the warned traceback ending at ``pos`` ends with the tracebacks chained to it (a
+    formatted exception logged as one message: its later tracebacks carry no prefix)."""
+    at = pos
+    for _ in range(3):  # the blank line, the chaining sentence, the blank line
+        if at < 0:
+            break
+        end = text.find("\n", at + 1)
+        line = text[at + 1:end if end >= 0 else len(text)].removeprefix(prefix)
+        if line.startswith(CHAINED):
+            return _warned_end(text, end, prefix, strip_prefixes(prefix, False)[0])
+        if line.strip():
+            break
+        at = end
+    return pos
 
 
 def _same_record(text: str, pos: int, prefix: str) -> int:

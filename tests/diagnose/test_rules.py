@@ -2436,6 +2436,86 @@ def test_a_traceback_logged_as_a_warning_is_not_a_failure(warned):
     assert diagnose(from_text(errored, "x.log")).status != "no_failure"
 
 
+def _dynamo_fallback(*error: str) -> str:
+    """Dynamo's suppress_errors fallback: the compile error logged at WARNING, the frame run
+    eagerly."""
+    prefix = "[rank0]:W0612 10:20:42.000000 4121 torch/_dynamo/convert_frame.py:1125] "
+    return "".join(f"{prefix}{line}\n" for line in (
+        "WON'T CONVERT forward /workspace/model.py line 88", "due to:",
+        "Traceback (most recent call last):",
+        '  File "/x/torch/_dynamo/convert_frame.py", line 1064, in __call__',
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:", *error))
+
+
+COMPILE_ERRORS = [
+    ("NotImplementedError: DDPOptimizer backend: Found a higher order op in the graph. This is "
+     "not supported. Please turn off DDP optimizer using torch._dynamo.config.optimize_ddp=False.",
+     "compile-ddp-higher-order-op"),
+    ("AssertionError: Dynamo only supports FSDP with use_orig_params=True",
+     "compile-fsdp-orig-params"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/tmp/torchinductor_u/triton/0/5eba/"
+     "triton_.cubin.tmp.pid_93828_100098'", "inductor-cache-race"),
+    ("KeyError: 'getpwuid(): uid not found: 1042'", "inductor-cache-no-username"),
+]
+
+
+@pytest.mark.parametrize(("error", "rule_id"), COMPILE_ERRORS)
+def test_a_compile_error_dynamo_fell_back_from_is_no_failure(error, rule_id):
+    went_on = "[rank0]: step 10 | loss 4.123\nTraining completed.\n"
+    assert diagnose(from_text(_dynamo_fallback(error) + went_on, "ok.log")).status == "no_failure"
+    raised = "[rank0]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+    assert diagnose(from_text(raised + f"[rank0]: {error}\n", "x.log")).findings[0].id == rule_id
+
+
+def test_chained_tracebacks_logged_as_one_warning_are_no_failure():
+    warned = ("WARNING:root:Traceback (most recent call last):\n  File \"up.py\", line 3, in put\n"
+              "KeyError: 'etag'\n\nDuring handling of the above exception, another exception "
+              "occurred:\n\nTraceback (most recent call last):\n  File \"up.py\", line 5, in put\n"
+              "ConnectionError: upload failed, retrying (1/3)\n")
+    went_on = "step 20 loss 1.2\nTraining completed.\n"
+    assert diagnose(from_text(warned + went_on, "ok.log")).status == "no_failure"
+    failed = warned + TRACE + "ValueError: bad batch\n"
+    assert [f.id for f in diagnose(from_text(failed, "x.log")).findings] == ["python-exception"]
+
+
+def test_an_evaluate_cache_collision_retried_is_no_failure():
+    retried = ("[eval] simple_evaluate failed (attempt 1/3): Error in finalize: another evaluation "
+               "module instance is already using the local cache file. Please specify an "
+               "experiment_id to avoid collision between distributed evaluation module "
+               "instances.\n[eval] retrying with experiment_id=run-3f2a\n{'accuracy': 0.81}\n")
+    assert diagnose(from_text(retried, "ok.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize(("text", "rule_id", "advice"), [
+    # a native Linux container without the unversioned link, not only WSL2
+    ("Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+     "object file: No such file or directory\nAborted (core dumped)\n", "cudnn-libcuda-missing",
+     "ldconfig -p | grep libcuda"),
+    # Windows: a cache path over 260 characters, no race
+    (TRACE + "torch._inductor.exc.InductorError: FileNotFoundError: [Errno 2] No such file or "
+     "directory: 'C:\\\\Users\\\\user\\\\AppData\\\\Local\\\\Temp\\\\torchinductor_user\\\\triton\\\\0"
+     "\\\\d471\\\\triton_red_fused_mse_loss_43.ttir.tmp.pid_558924_123c1e07'\n",
+     "inductor-cache-race", "LongPathsEnabled"),
+    # a saved config loaded by another script, no spawn
+    (TRACE + "    cfg = OmegaConf.load('outputs/.hydra/config.yaml')\nomegaconf.errors."
+     "InterpolationResolutionError: Unsupported interpolation type hydra\n",
+     "hydra-resolver-in-spawn", "OmegaConf.save"),
+    # python_reducer needs compiled autograd on
+    ("[rank0]: NotImplementedError: DDPOptimizer backend: Found a higher order op in the graph. "
+     "This is not supported.\n", "compile-ddp-higher-order-op", "compiled_autograd = True"),
+])
+def test_the_advice_fits_the_case(text, rule_id, advice):
+    finding = diagnose(from_text(text, "x.log")).findings[0]
+    assert finding.id == rule_id
+    assert any(advice in fix for fix in finding.fixes), finding.fixes
+
+
+def test_no_fix_names_a_removed_lightning_variable():
+    # PL_TORCH_DISTRIBUTED_BACKEND was removed in Lightning 1.8
+    finding = diagnose(from_text(CASES["nccl-not-in-build"][0], "x.log")).findings[0]
+    assert not any("PL_TORCH_DISTRIBUTED_BACKEND" in fix for fix in finding.fixes)
+
+
 def test_slurmstepds_notes_on_a_run_that_goes_on_are_no_failure():
     notes = ("slurmstepd: error: _is_a_lwp: open() /proc/12345/status failed: No such file or "
              "directory\nslurmstepd: error: Unable to create TMPDIR [/tmp/user/1234]: Permission "
