@@ -103,6 +103,7 @@ class _Views:
     def __init__(self) -> None:
         self._lowered: dict[int, str] = {}
         self._shapes: dict[int, str | None] = {}
+        self._warned: dict[int, list[launchers.Span]] = {}
 
     def lowered(self, log: LogText) -> str:
         if id(log) not in self._lowered:
@@ -114,6 +115,16 @@ class _Views:
             self._shapes[id(log)] = _line_shapes(log.text)
         shapes = self._shapes[id(log)]
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
+
+
+    def warned(self, log: LogText) -> list[launchers.Span]:
+        """The tracebacks logged as warnings that the log goes on after (where it stops in
+        one, the run stopped there: its lines count)."""
+        if id(log) not in self._warned:
+            end = len(log.text.rstrip())
+            self._warned[id(log)] = [span for span in launchers.warned_spans(log.text)
+                                     if span[1] < end]
+        return self._warned[id(log)]
 
 
 def _line_shapes(text: str) -> str | None:
@@ -143,6 +154,8 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
             starts = (_keyword_lines(pattern, text) if hits <= LOCAL_SEARCH_LIMIT
                       else _match_lines(pattern.regex.finditer(text), text))
         for start in starts:
+            if launchers.inside(views.warned(log), start):
+                continue  # a logged warning (Dynamo's eager fallback) the run went on from
             found.append(_evidence(log, start))
             if len(found) >= MAX_MATCHES:
                 return found
