@@ -321,12 +321,29 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> li
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
             logs: LogSet) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
-    rule's evidence, ``with``), or where the log stops at it."""
+    rule's evidence, ``with``, with no other exception between them), or where the log stops
+    at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
-    if warned and (_where_it_stopped(warned, logs) or any(
-            sources.of(other) for other in rules if other.id in rule.with_rules)):
+    if not warned or _where_it_stopped(warned, logs):
+        return warned
+    companions = [other for other in rules if other.id in rule.with_rules]
+    beside = [e for other in companions for e in sources.of(other)]
+    if not beside:
+        return []
+    # an exception of its own between the warning and that failure: the warning came before
+    # a run that went on and failed apart (its peers' rendezvous then lost the failed rank)
+    apart = [e for e in _raised(sources.logs, sources.echoes + companions)
+             if not any(e.file == b.file and e.line == b.line for b in beside)]
+    if any(_nothing_between(w, b, apart) for w in warned for b in beside):
         return warned
     return []
+
+
+def _nothing_between(warned: Evidence, failed: Evidence, apart: list[Evidence]) -> bool:
+    if warned.file != failed.file:
+        return True
+    low, high = sorted((warned.line, failed.line))
+    return not any(e.file == warned.file and low < e.line < high for e in apart)
 
 
 def _outrank_symptoms(causes: list[Match]) -> list[Match]:

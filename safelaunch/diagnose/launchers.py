@@ -71,11 +71,13 @@ OOM_KILLED = r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
               re.compile(r"ut of memory: Killed process \d"), re.compile(OOM_KILLED),
               re.compile(r"exceeded (?:virtual )?memory limit \(\d{1,20} > \d{1,20}\), being "
-                         r"killed"), re.compile(r"Exceeded (?:job|step) memory limit"))
+                         r"killed"),
+              re.compile(r"Exceeded (?:job|step) memory limit(?! at some point)"))
 """The kernel's or the cgroup's own record of an OOM kill, as Slurm, dmesg or Kubernetes
 (``Reason: OOMKilled``; not a healthy state's ``"OOMKilled": false``) quote it, and Slurm's
-memory accounting killing a step over its ``--mem`` (each begins with literal text: a 100 MB
-log is searched at memchr speed)."""
+memory accounting killing a step over its ``--mem``; not Slurm 15-17's "Exceeded step memory
+limit at some point", its note on a step whose cgroup touched the limit, killed or not (each
+begins with literal text: a 100 MB log is searched at memchr speed)."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 CALLED_PROCESS = re.compile(r"CalledProcessError: Command '[^\n]{1,3000}?' (?:died with "
                             r"<Signals\.(SIG[A-Z0-9]{1,12}): \d{1,3}>"
@@ -150,7 +152,7 @@ SHAPES = [
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
-               r"|xceeded (?:job |step |virtual )?memory limit"
+               r"|xceeded (?:job |step |virtual )?memory limit(?! at some point)"
                rf"|{OOM_KILLED}|A worker died or was killed|Unable to determine the device handle"),
 ]
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")

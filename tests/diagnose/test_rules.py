@@ -1992,6 +1992,22 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     ("srun: error: Unable to allocate resources: Memory required by task is not available\n",
      "slurm-step-memory-unavailable"),
     ("=>> PBS: job killed: vmem 99862528kb exceeded limit 67108864kb\n", "pbs-memory-limit"),
+    # Torque's: bytes without a unit, or the job's total
+    ("+ mpirun -n 8 python train.py\n=>> PBS: job killed: vmem 17223929856 exceeded limit "
+     "17179869184\n", "pbs-memory-limit"),
+    ("=>> PBS: job killed: mem job total 4323312 kb exceeded limit 3145728 kb\n",
+     "pbs-memory-limit"),
+    # streaming's check of one dataset's own streams, in its list and its older string wording
+    (TRACE + "ValueError: Reused local directory: ['/tmp/mds']. Provide a different one.\n",
+     "streaming-reused-local-dir"),
+    (TRACE + "ValueError: Reused local directory: /tmp/mds. Provide a different one.\n",
+     "streaming-reused-local-dir"),
+    # the job's own record of the backoff limit, with nothing else: kubectl describe job
+    ("Pods Statuses:  0 Active (0 Ready) / 0 Succeeded / 5 Failed\nEvents:\n  Warning  "
+     "BackoffLimitExceeded  1m  job-controller  Job has reached the specified backoff limit\n",
+     "k8s-job-backoff-limit"),
+    ("status:\n  conditions:\n  - message: Job has reached the specified backoff limit\n    "
+     "reason: BackoffLimitExceeded\n    type: Failed\n  failed: 5\n", "k8s-job-backoff-limit"),
     (TRACE + "ValueError: You set `num_nodes=1` in Lightning, but the number of nodes configured "
      "in SLURM `--nodes=2` does not match. HINT: Set `num_nodes=2`.\n",
      "lightning-slurm-mismatch"),
@@ -2129,6 +2145,13 @@ def test_the_schedulers_reason_comes_before_the_ranks_ends(text, rule_id):
      "HeadObject operation: Not Found\n", "object-store-access-denied"),
     (TRACE + "FileExistsError: [Errno 17] File exists: '/data/out/run1'\n",
      "streaming-reused-local-dir"),
+    # STS refusing the role (IRSA's trust policy), where no bucket permission helps
+    (TRACE + "botocore.exceptions.ClientError: An error occurred (AccessDenied) when calling the "
+     "AssumeRoleWithWebIdentity operation: Not authorized to perform sts:AssumeRoleWithWebIdentity"
+     "\n", "object-store-access-denied"),
+    # a web API's own expired JWT, in the same words as S3's
+    (TRACE + "requests.exceptions.HTTPError: 401 Client Error: {\"error\": \"Expired token\", "
+     "\"message\": \"The provided token has expired\"}\n", "s3-token-expired"),
 ])
 def test_near_wordings_are_not_the_new_causes(text, rule_id):
     assert rule_id not in [f.id for f in diagnose(from_text(text, "case.log")).findings]
@@ -2375,6 +2398,11 @@ HEALTHY_NEIGHBOURS = [
     "botocore.retries.standard DEBUG Retry needed, retrying request after delay of: 0.5 "
     "(SlowDown)\nepoch 0 step 10 loss 2.1\n",
     "INFO:gcsfs:Retrying _call after 429 response (attempt 1)\n",
+    # Slurm 15-17's note on a step whose cgroup touched its limit, printed on runs that finish
+    "real 9355.80\nslurmstepd: error: Exceeded step memory limit at some point.\nslurmstepd: "
+    "error: Exceeded job memory limit at some point.\n",
+    "slurmstepd: Exceeded step memory limit at some point. Step may have been partially swapped "
+    "out to disk.\n",
     "Checkpoint successfully created at: Checkpoint(filesystem=local, path=/mnt/cluster_storage/"
     "exp/checkpoint_000001)\n",
     # review: a comment that names HCCL's timeout, on a run that goes on
@@ -2404,6 +2432,32 @@ def test_the_ipv6_lookup_warning_names_the_host_only_where_the_run_stopped():
     # the lookup's own exception is no warning
     raised = TRACE + "socket.gaierror: [Errno -2] Name or service not known\n"
     assert diagnose(from_text(raised, "x.log")).findings[0].id == "host-not-resolved"
+
+
+# a warning before a run that went on, then failed for its own reason; its peers' rendezvous
+# then lost the failed rank's store: the rendezvous failure is no companion of that warning
+@pytest.mark.parametrize(("warning", "rule_id"), [
+    ("  Warning  Failed  12m  kubelet  Failed to pull image \"ghcr.io/acme/train:v3\": rpc error: "
+     "code = Unknown desc = 429 Too Many Requests\n  Normal   Pulled  11m  kubelet  Successfully "
+     "pulled image \"ghcr.io/acme/train:v3\" in 40.1s\n", "k8s-image-pull-failed"),
+    ("  Warning  FailedScheduling  20m  default-scheduler  0/8 nodes are available: 8 Insufficient "
+     "nvidia.com/gpu.\n  Normal   TriggeredScaleUp  19m  cluster-autoscaler  pod triggered "
+     "scale-up\n", "k8s-gpu-unschedulable"),
+    ("[W1123 23:05:44 socket.cpp:764] [c10d] The IPv6 network addresses of (job-master-0, 29555) "
+     "cannot be retrieved (gai error: -2 - Name or service not known).\n", "host-not-resolved"),
+])
+def test_a_warning_is_no_cause_of_a_rendezvous_lost_after_another_failure(warning, rule_id):
+    failed = ("[rank0]: epoch 0 step 100 loss 2.31\n[rank0]: "
+              + TRACE.replace("\n", "\n[rank0]: ", 1)
+              + "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+              + TRACE + "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The "
+              "connection to the C10d store has failed. See inner exception for details.\n")
+    ids = [f.id for f in diagnose(from_text(warning + failed, "x.log")).findings]
+    assert ids[0] == "cuda-oom" and rule_id not in ids, ids
+    # the same warning right before the rendezvous failure is its cause
+    waited = warning + TRACE + ("torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError"
+                                "\n")
+    assert diagnose(from_text(waited, "x.log")).findings[0].id == rule_id
 
 
 WARNED_TRACEBACKS = [
@@ -2529,6 +2583,10 @@ def test_slurms_memory_limit_kill_is_an_oom_kill_before_its_cancellation():
               "limit\nslurmstepd: error: *** JOB 552211 ON node12 CANCELLED AT "
               "2023-01-05T10:11:12 ***\n")
     assert [f.id for f in diagnose(from_text(killed, "slurm.out")).findings] == ["oom-killer"]
+    # Slurm 15-17's "at some point" is a note on the cgroup's fail count, not a kill
+    noted = ("slurmstepd: error: Exceeded step memory limit at some point.\nslurmstepd: error: "
+             "*** JOB 552211 ON node12 CANCELLED AT 2023-01-05T10:11:12 ***\n")
+    assert [f.id for f in diagnose(from_text(noted, "slurm.out")).findings] == ["slurm-cancelled"]
 
 
 def test_an_exception_python_ignored_is_not_the_failure():
