@@ -2521,6 +2521,16 @@ def test_a_compile_error_dynamo_fell_back_from_is_no_failure(error, rule_id):
     assert diagnose(from_text(raised + f"[rank0]: {error}\n", "x.log")).findings[0].id == rule_id
 
 
+@pytest.mark.parametrize(("error", "rule_id"), COMPILE_ERRORS)
+def test_a_compile_error_dynamo_fell_back_from_is_not_a_later_failures_cause(error, rule_id):
+    killed = (_dynamo_fallback(error) + "[rank0]: step 10 | loss 4.123\n"
+              "srun: error: gpu-3: task 0: Out Of Memory\n")
+    found = [f.id for f in diagnose(from_text(killed, "x.log")).findings]
+    assert found[:1] == ["oom-killer"] and rule_id not in found, found
+    # where the log stops in the warning, the run stopped there: its lines count
+    assert rule_id in [f.id for f in diagnose(from_text(_dynamo_fallback(error), "x.log")).findings]
+
+
 def test_chained_tracebacks_logged_as_one_warning_are_no_failure():
     warned = ("WARNING:root:Traceback (most recent call last):\n  File \"up.py\", line 3, in put\n"
               "KeyError: 'etag'\n\nDuring handling of the above exception, another exception "
