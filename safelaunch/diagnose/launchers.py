@@ -44,6 +44,15 @@ GLOG = re.compile(r"^\[?[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,8}(?:\d{1,10
                   r"[^\]\n]{1,300}\] ")
 RAY = re.compile(r"^\((?:[\w.-]{1,100} )?(?:pid=\d{1,10}(?:, ip=[\w.:]{1,64})?|raylet)\)"
                  r" ?")
+LEVELLED = re.compile(r"^(?:[IWEDF]|INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d"
+                      r"(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\] ?")
+"""A level, a month-day time and a source line before the message: SkyPilot's and vLLM's
+loggers (``E 05-04 00:53:16 backend_utils.py:998]``, ``INFO 07-16 13:25:31 [core.py:96]``)."""
+LEVELLED_ERROR = re.compile(r"(?:^|[\s)\]])(?:E|ERROR|CRITICAL|F) \d\d-\d\d \d\d:\d\d:\d\d"
+                            r"(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\]")
+"""Such a line at an error level (after a rank's or Ray's prefix)."""
+COMMENTED = re.compile(r"^#{1,2} (?=\S)")
+"""A log pasted with a shell comment's mark before every line."""
 PYTEST = re.compile(r"^E {3,10}(?=\S)")
 """pytest's mark on the lines of a failed test's exception (``E       ValueError: ...``)."""
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ")
@@ -113,7 +122,7 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
         if match := TAGGED.match(line):
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
         elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
-                       or STAMP.match(line)):
+                       or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)):
             line = line[match.end():]
         else:
             break
@@ -126,7 +135,7 @@ CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abo
                        r"|exitcode|exit code|return code|Out Of Memory|oom|Failure|terminate"
                        r"|died|killed|device handle|E\d{4} |\[E |FAILED|fatal|build stopped"
                        r"|FATAL|Fatal|exit status|exited with|exception|Illegal instruction"
-                       r"|Assertion")
+                       r"|Assertion|E \d\d-\d\d |ERROR \d\d-\d\d |CRITICAL \d\d-\d\d ")
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?(?:[A-Z]\w{0,100}(?:Error|Exception|Failure)"
@@ -320,7 +329,8 @@ def failure_lines(text: str, labels: bool) -> list[int]:
         if inside(ignored, start, line_rank):
             continue
         line = QUOTING.sub("", line).strip()
-        if GLOG_ERROR.match(raw) or any(shape.search(line) for shape in SHAPES):
+        if (GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
+                or any(shape.search(line) for shape in SHAPES)):
             found.append(start)
     return found
 

@@ -1158,6 +1158,20 @@ CASES: dict[str, tuple[str, str]] = {
         "clean up the stale shared memory before instantiation of `StreamingDataset`.\n",
         "UserWarning: Because `predownload` was not specified, it will default to 8*batch_size "
         "if batch_size is not None, otherwise 64.\n"),
+    # NCCL's first CUDA call, where CUDA itself could not start (NVLS only noticed it)
+    "cuda-init-failed-in-nccl": (
+        "worker-1: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1197, "
+        "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.3\n"
+        "worker-1: ncclUnhandledCudaError: Call to CUDA function failed.\nworker-1: Last error:\n"
+        "worker-1: Cuda failure 'initialization error'\nworker-1: worker-1:2914:4490 [0] "
+        "transport/nvls.cc:245 NCCL WARN Cuda failure 'initialization error'\n",
+        "NCCL INFO cudaDriverVersion 12020\nNCCL INFO initialization done in 0.3 s\n"),
+    "nccl-topology-no-path": (
+        "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, internal error, NCCL version "
+        "2.14.3\nncclInternalError: Internal check failed.\nLast error:\nFailed to find reverse "
+        "path from remNode 0/5f000 nlinks 4 to node 0/cb000\n",
+        "node-0:1288:1301 [0] NCCL INFO Topology detection: network path /sys/devices/pci0000:00 "
+        "is not a PCI device (vmbus). Attaching to first CPU\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -2578,6 +2592,23 @@ def test_no_fix_names_a_removed_lightning_variable():
     # PL_TORCH_DISTRIBUTED_BACKEND was removed in Lightning 1.8
     finding = diagnose(from_text(CASES["nccl-not-in-build"][0], "x.log")).findings[0]
     assert not any("PL_TORCH_DISTRIBUTED_BACKEND" in fix for fix in finding.fixes)
+
+
+def test_skypilots_and_vllms_logger_prefixes_are_read():
+    # a level, a month-day time and a source line; an error level shows a failure
+    controller = ("# (job pid=920210) I 05-04 00:52:46 controller.py:100] The cluster is "
+                  "preempted.\n# (job pid=920210) I 05-04 00:52:46 spot_state.py:99] === "
+                  "Recovering... ===\n# (job pid=920210) E 05-04 00:53:16 backend_utils.py:999] "
+                  "Failed to cancel jobs on cluster job-39.\n")
+    assert [f.id for f in diagnose(from_text(controller, "x.log")).findings] == [
+        "platform-preempted"]
+    recovered = controller.replace(" E 05-04", " I 05-04") + "step 10 loss 2.0\ndone\n"
+    assert diagnose(from_text(recovered, "x.log")).status == "no_failure"
+    vllm = ("INFO 07-16 13:25:31 [core.py:96] Initializing a V1 LLM engine\nERROR 07-16 13:25:40 "
+            "[core.py:588] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 "
+            "GiB\n")
+    assert diagnose(from_text(vllm, "x.log")).findings[0].id == "cuda-oom"
+    assert diagnose(from_text(vllm.split("ERROR")[0], "x.log")).status == "no_failure"
 
 
 def test_slurmstepds_notes_on_a_run_that_goes_on_are_no_failure():
