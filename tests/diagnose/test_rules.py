@@ -2422,6 +2422,11 @@ HEALTHY_NEIGHBOURS = [
     # review: a comment that names HCCL's timeout, on a run that goes on
     "# the default connect timeout (~2min) kills the link first (EI0006 \"Getting socket times "
     "out\")\nHCCL_CONNECT_TIMEOUT=7200\nstep 1 loss 2.3\n",
+    # slurmstepd's notes on a run that goes on (a process gone before it read its status, a
+    # TMPDIR it could not create)
+    "slurmstepd: error: _is_a_lwp: open() /proc/12345/status failed: No such file or "
+    "directory\nslurmstepd: error: Unable to create TMPDIR [/tmp/user/1234]: Permission "
+    "denied\nslurmstepd: error: Setting TMPDIR to /tmp\nstep 200 loss 1.9\ndone\n",
 ]
 # a command a library ran and reports failed (a failure shown, not the job's exit)
 LIBRARY_COMMAND = ("wandb: WARNING Command '['git', 'rev-parse', 'HEAD']' returned non-zero exit "
@@ -2609,13 +2614,6 @@ def test_skypilots_and_vllms_logger_prefixes_are_read():
             "GiB\n")
     assert diagnose(from_text(vllm, "x.log")).findings[0].id == "cuda-oom"
     assert diagnose(from_text(vllm.split("ERROR")[0], "x.log")).status == "no_failure"
-
-
-def test_slurmstepds_notes_on_a_run_that_goes_on_are_no_failure():
-    notes = ("slurmstepd: error: _is_a_lwp: open() /proc/12345/status failed: No such file or "
-             "directory\nslurmstepd: error: Unable to create TMPDIR [/tmp/user/1234]: Permission "
-             "denied\nslurmstepd: error: Setting TMPDIR to /tmp\nstep 200 loss 1.9\ndone\n")
-    assert diagnose(from_text(notes, "slurm.out")).status == "no_failure"
 
 
 def test_slurms_memory_limit_kill_is_an_oom_kill_before_its_cancellation():
