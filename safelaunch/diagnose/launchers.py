@@ -229,9 +229,10 @@ def warned_spans(text: str) -> list[Span]:
     return spans
 
 
-def _warned_end(text: str, first: int, prefix: str, rank: int | None) -> int:
+def _warned_end(text: str, first: int, prefix: str, rank: int | None, chained: int = 0) -> int:
     """Where the warned traceback whose first line ends at ``first`` ends: its first line
-    after the frames that is not indented, once the traceback's own prefix is taken off."""
+    after the frames that is not indented, once the traceback's own prefix is taken off
+    (with at most ``MAX_CHAINED`` tracebacks chained to it)."""
     pos = first
     for _ in range(IGNORED_LINES):
         if pos < 0:
@@ -244,15 +245,17 @@ def _warned_end(text: str, first: int, prefix: str, rank: int | None) -> int:
             continue  # another rank's line, interleaved
         line = line.removeprefix(prefix)
         if line[:1].strip() and not line.startswith(TRACEBACK):
-            return _chained_end(text, _same_record(text, end, prefix), prefix)  # its exception
+            end = _same_record(text, end, prefix)  # its exception, over one or more lines
+            return end if chained >= MAX_CHAINED else _chained_end(text, end, prefix, chained)
         pos = end
     return len(text) if first < 0 else first
 
 
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+MAX_CHAINED = 20
 
 
-def _chained_end(text: str, pos: int, prefix: str) -> int:
+def _chained_end(text: str, pos: int, prefix: str, chained: int) -> int:
     """Where the warned traceback ending at ``pos`` ends with the tracebacks chained to it (a
     formatted exception logged as one message: its later tracebacks carry no prefix)."""
     at = pos
@@ -262,7 +265,7 @@ def _chained_end(text: str, pos: int, prefix: str) -> int:
         end = text.find("\n", at + 1)
         line = text[at + 1:end if end >= 0 else len(text)].removeprefix(prefix)
         if line.startswith(CHAINED):
-            return _warned_end(text, end, prefix, strip_prefixes(prefix, False)[0])
+            return _warned_end(text, end, prefix, strip_prefixes(prefix, False)[0], chained + 1)
         if line.strip():
             break
         at = end

@@ -2561,6 +2561,18 @@ def test_chained_tracebacks_logged_as_one_warning_are_no_failure():
     assert [f.id for f in diagnose(from_text(failed, "x.log")).findings] == ["python-exception"]
 
 
+def test_a_warning_with_thousands_of_chained_tracebacks_is_read_in_bounds():
+    link = ("\nDuring handling of the above exception, another exception occurred:\n\n"
+            "Traceback (most recent call last):\n  File \"up.py\", line 5, in put\n"
+            "ConnectionError: upload failed\n")
+    warned = ("WARNING:root:Traceback (most recent call last):\n  File \"up.py\", line 3, in "
+              "put\nKeyError: 'etag'\n" + link * 5000)
+    # a recursion per chained traceback would end in RecursionError; the span stops at 20
+    result = diagnose(from_text(warned + "step 20 loss 1.2\n", "x.log"))
+    assert result.findings and result.findings[0].id == "python-exception"
+    assert all(e.line > 100 for f in result.findings for e in f.evidence), result.findings
+
+
 def test_an_evaluate_cache_collision_retried_is_no_failure():
     retried = ("[eval] simple_evaluate failed (attempt 1/3): Error in finalize: another evaluation "
                "module instance is already using the local cache file. Please specify an "
