@@ -47,6 +47,9 @@ killer, a machine going down, whose link then drops too), three times is an agen
 will not send it, and following again would ask it forever."""
 KEPT_STDERR = 1024
 """The bytes kept of the agent's last stderr line that is no control record, to quote."""
+DRAIN_SECONDS = 5.0
+"""How long the console bytes the end record counts may still take to come after it (sshd
+reads the agent's stdout and stderr pipes apart, and may pass the record on first)."""
 
 
 @dataclass
@@ -75,6 +78,8 @@ class Follower:
     """When the agent last sent a console byte, a heartbeat or its end record."""
     _retries: int = field(default=0, repr=False)
     """Follows begun again since then (each after a reconnect or, the link up, a pause)."""
+    _end_offset: int | None = field(default=None, repr=False)
+    """Where the console ended, as the end record says (its last byte sent before it)."""
 
     def run(self) -> dict[str, Any]:
         """Stream until the job ends; the agent's end record (``exit_code`` or ``lost``)."""
@@ -134,7 +139,7 @@ class Follower:
         """Follow over one channel: the end record, or None when the link dropped, the stream
         stopped without its end record, or stayed silent too long."""
         self._pending = self._errors = self._said = b""
-        self._status = None
+        self._status = self._end_offset = None
         chan = self.agent.open("follow", self.ctl, str(self.offset))
         chan.settimeout(0.2)
         heard = self.clock()
@@ -181,8 +186,18 @@ class Follower:
         return None
 
     def _drain(self, chan: paramiko.Channel) -> None:
-        """After the end record: the console data sent before it, to the last byte."""
-        while chan.recv_ready():
+        """After the end record: the console data sent before it, to the last byte the
+        record counts (for at most ``DRAIN_SECONDS``, or until the stream ends)."""
+        deadline = self.clock() + DRAIN_SECONDS
+        while True:
+            while chan.recv_ready():
+                self._take(chan.recv(READ_CHUNK))
+            short = (self._end_offset is not None
+                     and self.offset + len(self._pending) < self._end_offset)
+            if not short or chan.closed or chan.eof_received or self.clock() > deadline:
+                break
+            self.sleep(0.01)
+        while chan.recv_ready():  # what came with the stream's end
             self._take(chan.recv(READ_CHUNK))
         self._emit(self._pending)
 
@@ -219,6 +234,8 @@ class Follower:
         end = record.get("end")
         if "beat" in record or isinstance(end, dict):
             self._heard()
+        if isinstance(end, dict) and isinstance(record.get("offset"), int):
+            self._end_offset = record["offset"]
         return end if isinstance(end, dict) else None
 
     def _take(self, data: bytes) -> None:

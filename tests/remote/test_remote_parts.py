@@ -383,7 +383,14 @@ class _FakeChannel:
         return self._next("err")
 
     def recv_ready(self) -> bool:
+        if self._next("gap"):  # data still on its way: not ready this once
+            self.events.pop(0)
+            return False
         return self._next("out")
+
+    @property
+    def eof_received(self) -> bool:
+        return self.eof and not self.events
 
     def recv_stderr(self, size: int) -> bytes:
         return self.events.pop(0)[1]
@@ -428,6 +435,20 @@ def test_following_ends_at_the_end_record_with_the_output_sent_before_it():
     assert follower._follow_once() == {"exit_code": 3}
     assert sink.data == b"one\ntwo\nthree" and follower.offset == len(b"one\ntwo\nthree")
     assert chan.closed
+
+
+def test_the_console_bytes_the_end_record_counts_are_awaited():
+    # sshd passed the agent's stderr (the end record) on before the last of its stdout
+    chan = _FakeChannel([("out", b"one\n"), ("err", b'{"end": {"exit_code": 0}, "offset": 14}\n'),
+                         ("gap", None), ("gap", None), ("out", b"two\nthree\n")])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() == {"exit_code": 0}
+    assert sink.data == b"one\ntwo\nthree\n" and follower.offset == 14
+    # an end record without an offset (an older agent, an unknown job) waits for nothing
+    chan = _FakeChannel([("out", b"one\n"), ("err", b'{"end": {"exit_code": 0}}\n'),
+                         ("gap", None), ("gap", None), ("out", b"two\n")])
+    follower, sink = _follower_on(chan)
+    assert follower._follow_once() == {"exit_code": 0} and sink.data == b"one\n"
 
 
 def test_a_control_line_too_long_to_be_one_is_dropped():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -114,17 +115,37 @@ def no_job_left(remote_dir: Path) -> bool:
     return False
 
 
+NODE_RANK_LINE = re.compile(r"^\[node(\d) rank(\d)\] (.*)$", re.MULTILINE)
+
+
+def ranks_by_node(out: str, text: str) -> dict[int, int]:
+    """The global rank whose ``text`` line each node relayed.  c10d numbers the nodes in its
+    own order (its participants' names sorted), not in the order of --host: the first host
+    is node0 in safelaunch's console, its ranks may be 1."""
+    return {int(node): int(rank) for node, rank, line in NODE_RANK_LINE.findall(out)
+            if line.startswith(text)}
+
+
+def assert_each_node_summed(out: str) -> dict[int, int]:
+    """Each node relayed its one rank's ``sum 2 on node N`` (N its group rank), the two
+    nodes' ranks 0 and 1."""
+    ranks = ranks_by_node(out, "sum 2 on node ")
+    assert sorted(ranks) == [0, 1] and sorted(ranks.values()) == [0, 1], out
+    for node, rank in ranks.items():
+        assert f"[node{node} rank{rank}] sum 2 on node {rank}" in out, out
+    return ranks
+
+
 def test_one_job_over_two_hosts_one_console_one_summary(several):
     code, out, err = several.run(*FAST, "ddp.py")
     assert code == 0, err[-3000:]
-    assert "[node0 rank0] sum 2 on node 0" in out
-    assert "[node1 rank1] sum 2 on node 1" in out
+    ranks = assert_each_node_summed(out)
     assert "every host reaches the rendezvous" in err
     # loopback is how these hosts reach each other; NCCL alone would take another interface
     # where the machine has one, so the jobs are told
     names = [name for name, _ in agent._interfaces()]
     expected = "lo" if nccl_default_interface(names) != "lo" else "None"
-    assert f"[node1 rank1] NCCL_SOCKET_IFNAME={expected}" in out
+    assert f"[node1 rank{ranks[1]}] NCCL_SOCKET_IFNAME={expected}" in out
     assert ("its job gets NCCL_SOCKET_IFNAME=lo" in err) == (expected == "lo")
     merged = several.merged()
     assert merged["exit_code"] == 0
@@ -185,7 +206,7 @@ def test_a_hostfile_names_the_hosts(several, tmp_path):
     hostfile.write_text(f"# two nodes\n{several.hosts[0]} slots=1\n\n{several.hosts[1]}\n")
     code, out, err = several.run(*FAST, "--hostfile", str(hostfile), "ddp.py", hosts=[])
     assert code == 0, err[-3000:]
-    assert "[node1 rank1] sum 2" in out
+    assert_each_node_summed(out)
 
 
 def test_ctrl_c_stops_every_node(several):
@@ -220,13 +241,17 @@ def test_a_link_dropped_to_one_host_resumes_its_console(several):
         "dist.destroy_process_group()\n")
     proc = several.start(*FAST, "count.py")
     out, err = Lines(proc.stdout), Lines(proc.stderr)
-    out.wait_for("[node1 rank1] line 10")
+    deadline = time.monotonic() + 60
+    while 1 not in ranks_by_node("\n".join(out.text), "line 10"):
+        assert time.monotonic() < deadline, "\n".join(out.text[-20:])
+        time.sleep(0.01)
     assert several.servers[1].cut_connections() > 0
     assert proc.wait(timeout=120) == 0, "\n".join(err.text[-40:])
     out.join()
     err.join()
+    ranks = ranks_by_node("\n".join(out.text), "line 0")
     for node in (0, 1):
-        prefix = f"[node{node} rank{node}] line "
+        prefix = f"[node{node} rank{ranks[node]}] line "
         assert [line for line in out.text if line.startswith(prefix)] == [
             f"{prefix}{i}" for i in range(60)], "\n".join(err.text[-40:])
     assert any("node1: lost the connection" in line for line in err.text)
@@ -245,7 +270,7 @@ def test_several_vast_instances_are_one_job_and_stop_after(several):
                                      "--stop-after", *FAST, "ddp.py", hosts=[], env=env)
         calls = list(FakeVast.calls)
     assert code == 0, err[-3000:]
-    assert "[node1 rank1] sum 2 on node 1" in out
+    assert_each_node_summed(out)
     for instance in (7, 8):
         assert ("PUT", f"/api/v0/instances/{instance}/", '{"state": "stopped"}') in calls
     assert KEY not in out + err
