@@ -78,7 +78,9 @@ def test_a_wait_only_native_frames_show_still_names_the_right_rank(run_safelaunc
 
 
 def test_rank_stuck_before_init(run_safelaunch):
-    run = run_safelaunch("run", "--nproc", "2", "--startup-timeout", "5", HANG, "before-init")
+    # long enough for the other rank to import torch and reach init_process_group on a
+    # loaded machine (at 5 s, a suite run beside four stress runs had it not there yet)
+    run = run_safelaunch("run", "--nproc", "2", "--startup-timeout", "12", HANG, "before-init")
     hang = _hang(run, 1)
     assert any("never reached init_process_group" in f for f in (f["text"] for f in hang["findings"]))
     assert "wait_for_init_forever" in " ".join(hang["stacks"]["1"])
