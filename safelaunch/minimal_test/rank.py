@@ -60,7 +60,11 @@ class Rank:
     def save(self) -> None:
         path = self.results_dir / f"rank{self.rank}.json"
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.record, indent=1))
+        # the user's only, like the rest of the run directory: a rank still writing after its
+        # launcher was killed has no launcher left to tighten it at the end
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(json.dumps(self.record, indent=1))
         os.replace(tmp, path)
 
     def step(self, name: str, action: Callable[[], Any]) -> Any:
