@@ -95,10 +95,12 @@ class Rank:
 def main() -> None:
     r = Rank()
     r.step("environment", lambda: _environment(r))
+    # torch is imported inside the versions step: a rank still importing it when the time runs
+    # out is named as stuck in that step, not reported as between steps
+    r.step("versions", _versions)
     import torch
     import torch.distributed as dist
 
-    r.step("versions", lambda: _versions(torch))
     r.step("init_process_group", lambda: _init(r, dist))
     device = r.step("device", lambda: _device(r, torch))
     dev = torch.device(device)
@@ -124,7 +126,9 @@ def _environment(r: Rank) -> dict[str, str]:
     return {n: os.environ[n] for n in names}
 
 
-def _versions(torch: Any) -> dict[str, Any]:
+def _versions() -> dict[str, Any]:
+    import torch
+
     cuda = torch.cuda.is_available()
     nccl = None
     if cuda and torch.distributed.is_nccl_available():
