@@ -116,7 +116,6 @@ class _Views:
         shapes = self._shapes[id(log)]
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
 
-
     def warned(self, log: LogText) -> list[launchers.Span]:
         """The tracebacks logged as warnings that the log goes on after (where it stops in
         one, the run stopped there: its lines count)."""

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import re
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from safelaunch.diagnose.kb import Fact
 
@@ -184,11 +185,13 @@ Span = tuple[int, int, "int | None"]
 """An ignored traceback: where it starts and ends in the text, and the rank it belongs to."""
 
 
-def ignored_spans(text: str) -> list[Span]:
+@lru_cache(maxsize=4)
+def ignored_spans(text: str) -> tuple[Span, ...]:
     """Where each traceback Python ignored lies: from its ``Exception ignored in`` line to the
     end of its exception line (the first line of that rank after its frames that is not
     indented), or only its first line where no traceback follows; and each traceback a logger
-    wrote at its warning level (``warned_spans``)."""
+    wrote at its warning level (``warned_spans``).  Kept for the last few texts: each reader
+    of a log (failure lines, frames, tracebacks, the engine) asks for the same one."""
     spans: list[Span] = []
     at = text.find(IGNORED)
     while at >= 0 and len(spans) < MAX_IGNORED:
@@ -198,7 +201,7 @@ def ignored_spans(text: str) -> list[Span]:
         end = _ignored_end(text, end, rank)
         spans.append((start, end, rank))
         at = text.find(IGNORED, end)
-    return spans + warned_spans(text)
+    return (*spans, *warned_spans(text))
 
 
 WARNED = re.compile(r"(?:^|[\s\]:])W\d{4} \d\d:\d\d|\[WARNING\]|\bWARNING\b")
@@ -209,7 +212,8 @@ so; a failure is logged as an error, or printed by Python itself."""
 MAX_TRACEBACKS_LOOKED = 10_000
 
 
-def warned_spans(text: str) -> list[Span]:
+@lru_cache(maxsize=4)
+def warned_spans(text: str) -> tuple[Span, ...]:
     """Where each traceback logged at a warning level lies: from its ``Traceback`` line to the
     end of its exception line (its lines carry the same prefix, or none)."""
     spans: list[Span] = []
@@ -226,7 +230,7 @@ def warned_spans(text: str) -> list[Span]:
             at = text.find(TRACEBACK, max(end, at + 1))
         else:
             at = text.find(TRACEBACK, at + 1)
-    return spans
+    return tuple(spans)
 
 
 def _warned_end(text: str, first: int, prefix: str, rank: int | None, chained: int = 0) -> int:
@@ -304,7 +308,7 @@ def _ignored_end(text: str, first: int, rank: int | None) -> int:
     return len(text) if first < 0 else first
 
 
-def inside(spans: list[Span], start: int, rank: int | None = None) -> bool:
+def inside(spans: Sequence[Span], start: int, rank: int | None = None) -> bool:
     """Whether ``start`` lies in an ignored traceback of ``rank`` (None: of any rank)."""
     return any(begin <= start < end and (rank is None or owner is None or owner == rank)
                for begin, end, owner in spans)
@@ -389,7 +393,7 @@ def _shows_failure(text: str) -> bool:
 def _raised(text: str) -> bool:
     """A traceback that Python did not print and go on from (``Exception ignored in``)."""
     at = text.find(TRACEBACK)
-    ignored = ignored_spans(text) if at >= 0 else []
+    ignored = ignored_spans(text) if at >= 0 else ()
     for _ in range(MAX_IGNORED + 1):
         if at < 0 or not inside(ignored, at, _rank_at(text, at)):
             return at >= 0
