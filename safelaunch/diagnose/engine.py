@@ -310,6 +310,8 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> li
         evidence = sources.of(rule)
         if rule.warnings:
             evidence = evidence + _warned(rule, rules, sources, logs)
+        if rule.paired:
+            evidence = evidence + _paired(rule, sources)
         if rule.needs_failure and not failing and not _where_it_stopped(evidence, logs):
             continue  # lines that working runs print too, and the run went on after them
         if evidence or _known_without_lines(rule, logs):
@@ -336,6 +338,23 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     if any(_nothing_between(w, b, apart) for w in warned for b in beside):
         return warned
     return []
+
+
+NEAR_LINES = 30
+"""How close a ``near`` line must be to its ``paired`` line: a traceback's frames and its
+exception, a crash report and its backtrace."""
+
+
+def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
+    """The lines of the rule's ``paired`` patterns that have a line of ``near`` within
+    ``NEAR_LINES`` lines of them, before or after, in the same log."""
+    bare = replace(rule, warnings=[], paired=[], near=[])
+    lines = sources.of(replace(bare, patterns=rule.paired))
+    if not lines:
+        return []
+    near = sources.of(replace(bare, patterns=rule.near))
+    return [e for e in lines
+            if any(n.file == e.file and abs(n.line - e.line) <= NEAR_LINES for n in near)]
 
 
 def _nothing_between(warned: Evidence, failed: Evidence, apart: list[Evidence]) -> bool:

@@ -88,11 +88,15 @@ class Rule:
     """Patterns of a warning that is evidence only beside one of ``with_rules``' evidence or
     where the log ends at it: a cause beside the failure it leads to, noise before another."""
     with_rules: tuple[str, ...] = ()
+    paired: list[Pattern] = field(default_factory=list)
+    """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
+    log: an exception and the frame it was raised from, a signal and the library it hit."""
+    near: list[Pattern] = field(default_factory=list)
 
     @property
     def every_pattern(self) -> list[Pattern]:
-        """Its patterns and its warnings' (every regex it searches with)."""
-        return self.patterns + self.warnings
+        """Its patterns, its warnings' and its pairs' (every regex it searches with)."""
+        return self.patterns + self.warnings + self.paired + self.near
 
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
@@ -143,7 +147,7 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with"}
+             "symptom", "needs_failure", "warnings", "with", "paired", "near"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -154,11 +158,15 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     warnings = _patterns(raw, where, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
+    paired = _patterns(raw, where, "paired")
+    near = _patterns(raw, where, "near")
+    if bool(paired) != bool(near):
+        raise ConfigError(f"{where}: 'paired' and 'near' go together")
     facts = _facts(raw.get("facts"), where)
     unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
-    if not (patterns or warnings or facts or raw.get("signals") or raw.get("exit_codes")
-            or source != "patterns"):
+    if not (patterns or warnings or paired or facts or raw.get("signals")
+            or raw.get("exit_codes") or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
     return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
                 fixes=[str(f) for f in raw["fixes"]], patterns=patterns,
@@ -172,7 +180,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 from_failures=source == "failures",
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
-                warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()))
+                warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
+                paired=paired, near=near)
 
 
 def _check_keys(raw: dict[str, Any], where: str) -> None:

@@ -67,3 +67,18 @@ def test_a_warning_without_its_rules_is_refused_in_one_line(body, says):
     with pytest.raises(ConfigError) as err:
         parse_rules(WARNED_RULE.format(body=body))
     assert says in err.value.message and "\n" not in err.value.message
+
+
+def test_a_paired_line_comes_with_the_lines_it_needs_near():
+    rule = parse_rules(WARNED_RULE.format(body='  paired: ["Bus error"]\n  near: ["ncclX"]'))[0]
+    assert [p.regex.pattern for p in rule.paired] == ["Bus error"] and not rule.patterns
+    assert [p.regex.pattern for p in rule.near] == ["ncclX"]
+    assert len(rule.every_pattern) == 2
+
+
+@pytest.mark.parametrize("body", ['  paired: ["Bus error"]', '  near: ["ncclX"]'])
+def test_a_paired_line_without_its_neighbour_is_refused_in_one_line(body):
+    with pytest.raises(ConfigError) as err:
+        parse_rules(WARNED_RULE.format(body=body))
+    assert "'paired' and 'near' go together" in err.value.message
+    assert "\n" not in err.value.message

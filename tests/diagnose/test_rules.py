@@ -2907,3 +2907,64 @@ def test_time_stamped_lines_are_read_as_the_program_wrote_them():
     result = diagnose(from_text(text, "pod.log"))
     assert [f.id for f in result.findings] == ["python-exception"]
     assert result.findings[0].evidence[0].text.startswith("KeyError: 'labels'")
+
+
+# A line that names a cause only beside another: the frame an exception was raised in, the
+# library a crash's backtrace is in (``paired`` / ``near``)
+OLD_SYNCBN = (  # torch 1.x's SyncBatchNorm.forward asked for the world size of no group
+    'Traceback (most recent call last):\n  File "tools/train.py", line 161, in <module>\n'
+    '  File "/usr/lib/python3/dist-packages/torch/nn/modules/batchnorm.py", line 493, in '
+    'forward\n    world_size = torch.distributed.get_world_size(process_group)\n'
+    '  File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", line 620, '
+    'in get_world_size\n    return _get_group_size(group)\n'
+    '  File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", line 210, '
+    'in _check_default_pg\n    "Default process group is not initialized"\n'
+    "AssertionError: Default process group is not initialized\n")
+MMCV_SYNCBN = (  # mmcv's own SyncBN asks for it when it is built
+    'Traceback (most recent call last):\n  File "tools/train.py", line 98, in main\n'
+    '    model = build_segmentor(cfg.model)\n'
+    '  File "/opt/conda/lib/python3.8/site-packages/mmcv/ops/sync_bn.py", line 210, in '
+    '__init__\n    self.group_size = dist.get_world_size(self.group)\n'
+    '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", '
+    'line 867, in get_world_size\n    return _get_group_size(group)\n'
+    "RuntimeError: Default process group has not been initialized, please make sure to call "
+    "init_process_group.\n")
+USER_GET_RANK = (
+    'Traceback (most recent call last):\n  File "train.py", line 12, in <module>\n'
+    "    rank = dist.get_rank()\n"
+    "RuntimeError: Default process group has not been initialized, please make sure to call "
+    "init_process_group.\n")
+NCCL_BUS_ERROR = (  # UCX's crash report of a bus error in NCCL's proxy thread
+    "[gpu-node-3:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n"
+    "==== backtrace (tid:    381) ====\n 0 0x00000000000143c0 __funlockfile()  ???:0\n"
+    " 1 0x0000000000068d6c ncclGroupEnd()  ???:0\n 2 0x0000000000008609 start_thread()  ???:0\n"
+    "=================================\n")
+LOADER_BUS_ERROR = (  # a DataLoader worker's bus error in a log full of NCCL's start-up chatter
+    "gpu-node-3:381:381 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.3<0>\n"
+    "gpu-node-3:381:395 [0] NCCL INFO ncclCommInitRank comm 0x5581 rank 0 nranks 2 - Init "
+    "COMPLETE\n" + TRACE +
+    "RuntimeError: DataLoader worker (pid 4012) is killed by signal: Bus error. It is possible "
+    "that dataloader's workers are out of shared memory. Please try to raise your shared "
+    "memory limit.\n")
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    (OLD_SYNCBN, "syncbn-without-ddp"),
+    (MMCV_SYNCBN, "syncbn-without-ddp"),
+    (USER_GET_RANK, "process-group-not-initialized"),
+    (NCCL_BUS_ERROR, "nccl-shm"),
+    # the bus error is the DataLoader's; NCCL's frames are not in its report
+    ("".join(f"step {i} loss 0.5\n" for i in range(40)).join(
+        (NCCL_BUS_ERROR.replace("Caught signal 7 (Bus error: nonexistent physical address)",
+                                "NCCL INFO Channel 00 : 0 1"), LOADER_BUS_ERROR)),
+     "shm-exhausted"),
+    (LOADER_BUS_ERROR, "shm-exhausted"),
+])
+def test_a_line_names_its_cause_beside_the_frames_it_came_from(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+def test_a_paired_line_far_from_its_neighbour_is_no_evidence():
+    far = NCCL_BUS_ERROR.replace(" 1 0x0000000000068d6c ncclGroupEnd()  ???:0\n", "") + "".join(
+        f"step {i} loss 0.5\n" for i in range(40)) + " 9 0x0000000000068d6c ncclGroupEnd()  ???:0\n"
+    assert diagnose(from_text(far, "case.log")).findings[0].id == "shm-exhausted"
