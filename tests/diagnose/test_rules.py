@@ -1172,6 +1172,26 @@ CASES: dict[str, tuple[str, str]] = {
         "path from remNode 0/5f000 nlinks 4 to node 0/cb000\n",
         "node-0:1288:1301 [0] NCCL INFO Topology detection: network path /sys/devices/pci0000:00 "
         "is not a PCI device (vmbus). Attaching to first CPU\n"),
+    "model-parallel-checkpoint-world-size": (
+        TRACE + "    assert model_parallel_size == len(\nAssertionError: Loading a checkpoint for "
+        "MP=2 but world size is 1\n",
+        "> initializing model parallel with size 2\nLoaded in 11.71 seconds\n"),
+    "model-checkpoint-shards-not-found": (
+        TRACE + "    assert world_size == len(\nAssertionError: Loading a checkpoint for MP=0 but "
+        "world size is 1\n",
+        "Loading checkpoint shards: 100%|##########| 2/2 [00:04<00:00,  2.10s/it]\n"),
+    "vllm-local-world-size": (
+        "(EngineCore_DP0 pid=570282)     assert self.parallel_config.local_world_size <= "
+        "visible_device_count, (\n(EngineCore_DP0 pid=570282) AssertionError: local_world_size "
+        "(16) must be less than or equal to the number of visible devices (8).\n",
+        "INFO 11-18 10:02:11 [parallel_state.py:1208] rank 3 in world size 16 is assigned as "
+        "DP rank 0, PP rank 0, TP rank 3, local_world_size 8\n"),
+    "unsloth-multi-gpu-unsupported": (
+        "RuntimeError                              Traceback (most recent call last)\n"
+        "----> 1 trainer_stats = trainer.train()\n\nRuntimeError: Unsloth currently does not "
+        "support multi GPU setups - but we are working on it!\n",
+        "==((====))==  Unsloth 2024.8: Fast Llama patching. Transformers = 4.44.0.\n"
+        "   \\\\   /|    GPU: NVIDIA A100-SXM4-80GB. Max memory: 79.151 GB. Platform = Linux.\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
