@@ -110,10 +110,14 @@ class _Views:
             self._lowered[id(log)] = log.text.lower()
         return self._lowered[id(log)]
 
-    def may_hold(self, log: LogText, keyword: str) -> bool:
+    def shapes(self, log: LogText) -> str | None:
+        """The log's distinct line shapes (None: a short log, or too varied to gain)."""
         if id(log) not in self._shapes:
             self._shapes[id(log)] = _line_shapes(log.text)
-        shapes = self._shapes[id(log)]
+        return self._shapes[id(log)]
+
+    def may_hold(self, log: LogText, keyword: str) -> bool:
+        shapes = self.shapes(log)
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
 
     def warned(self, log: LogText) -> list[launchers.Span]:
@@ -186,12 +190,12 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
     return any(p.regex.search(text) for rule in echoes for p in rule.patterns)
 
 
-def _shown(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
+def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> list[Evidence]:
     """The lines that show a failure by their shape, except another rank's echoes; failing
     those, the frames of a traceback cut before its exception."""
     found = []
     for log in logs.texts:
-        for start in launchers.failure_lines(log.text, log.labels):
+        for start in launchers.failure_lines(log.text, log.labels, views.shapes(log)):
             evidence = _evidence(log, start)
             if not _echoes(evidence.text, echoes):
                 found.append(evidence)
@@ -300,8 +304,9 @@ def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
     return bool(by_fact or by_signal)
 
 
-def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence]) -> list[Match]:
-    sources = _EvidenceSources(logs, _echo_rules(rules), shown, _readings(logs))
+def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
+             views: _Views) -> list[Match]:
+    sources = _EvidenceSources(logs, _echo_rules(rules), shown, _readings(logs), views)
     failing = logs.failing or bool(shown)
     matches: list[Match] = []
     for rule in rules:
@@ -379,8 +384,9 @@ def _outrank_symptoms(causes: list[Match]) -> list[Match]:
 
 def diagnose(logs: LogSet) -> Diagnosis:
     rules = load_rules()
-    shown = _shown(logs, _echo_rules(rules))
-    matches = _matches(rules, logs, shown)
+    views = _Views()
+    shown = _shown(logs, _echo_rules(rules), views)
+    matches = _matches(rules, logs, shown, views)
     causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
     root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,

@@ -58,6 +58,11 @@ PYTEST = re.compile(r"^E {3,10}(?=\S)")
 """pytest's mark on the lines of a failed test's exception (``E       ValueError: ...``)."""
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d) ")
 """An RFC 3339 time stamp on every line: kubectl logs --timestamps, docker logs -t."""
+HOSTED = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|(?=[\w.-]{0,250}\d)[a-z][a-z0-9-]{0,62}"
+                    r"(?:\.[a-z0-9-]{1,63}){0,6})(?<!\.py)(?<!\.sh): (?=\S)")
+"""pdsh's host before every line (DeepSpeed's multi-node runner: ``worker-1: ``,
+``10.0.0.3: ``): an address, or a lower-case host name with a digit in it (not a script's
+name before argparse's ``error:``)."""
 TAGGED = re.compile(r"^(?:\[\d+,(\d+)\]<std(?:out|err)>:|\[(?:rank|default) ?(\d{1,6})\](?::|\s))"
                     r" ?")
 ROOT_CAUSE_BLOCK = re.compile(
@@ -123,7 +128,8 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
         if match := TAGGED.match(line):
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
         elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
-                       or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)):
+                       or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)
+                       or HOSTED.match(line)):
             line = line[match.end():]
         else:
             break
@@ -132,11 +138,31 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
 
 # What a failure looks like on one line, once its prefixes are gone.  CANDIDATE finds the
 # lines worth a look at memchr speed; SHAPES decide on the line alone.
-CANDIDATE = re.compile(r"Error|Exception|error|Killed|CANCELLED|fault|dumped|Abort|abort"
-                       r"|exitcode|exit code|return code|Out Of Memory|oom|Failure|terminate"
-                       r"|died|killed|device handle|E\d{4} |\[E |FAILED|fatal|build stopped"
-                       r"|FATAL|Fatal|exit status|exited with|exception|Illegal instruction"
-                       r"|Assertion|E \d\d-\d\d |ERROR \d\d-\d\d |CRITICAL \d\d-\d\d ")
+CANDIDATE_PARTS = (
+    "Error", "Exception", "error", "Killed", "CANCELLED", "fault", "dumped", "Abort", "abort",
+    "exitcode", "exit code", "return code", "Out Of Memory", "oom", "Failure", "terminate",
+    "died", "killed", "device handle", r"E\d{4} ", r"\[E ", "FAILED", "fatal", "build stopped",
+    "FATAL", "Fatal", "exit status", "exited with", "exception", "Illegal instruction",
+    "Assertion", r"E \d\d-\d\d ", r"ERROR \d\d-\d\d ", r"CRITICAL \d\d-\d\d ")
+CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
+_CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
+
+
+@lru_cache(maxsize=64)
+def _candidates(parts: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(parts)) if parts else None
+
+
+def candidates_in(shapes: str | None) -> re.Pattern[str] | None:
+    """``CANDIDATE`` reduced to the alternatives that occur in a log's distinct line shapes
+    (none: no line is worth a look).  Python's regex engine tries each alternative at every
+    position, so a long log is scanned several times faster for the few that occur."""
+    if shapes is None:
+        return CANDIDATE
+    occurring = zip(CANDIDATE_PARTS, _CANDIDATE_PARTS, strict=True)
+    return _candidates(tuple(part for part, regex in occurring if regex.search(shapes)))
+
+
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?(?:[A-Z]\w{0,100}(?:Error|Exception|Failure)"
@@ -314,12 +340,16 @@ def inside(spans: Sequence[Span], start: int, rank: int | None = None) -> bool:
                for begin, end, owner in spans)
 
 
-def failure_lines(text: str, labels: bool) -> list[int]:
-    """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` looked at)."""
+def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[int]:
+    """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` looked at);
+    ``shapes``: the log's distinct line shapes, where it has them."""
     found: list[int] = []
     last = -1
+    candidates = candidates_in(shapes)
+    if candidates is None:
+        return found
     ignored = ignored_spans(text)
-    for looked, hit in enumerate(CANDIDATE.finditer(text)):
+    for looked, hit in enumerate(candidates.finditer(text)):
         if looked >= MAX_CANDIDATES:
             break
         start = text.rfind("\n", 0, hit.start()) + 1

@@ -49,3 +49,20 @@ def test_line_shapes_stand_for_every_line_and_digit():
     varied = "".join(f"line {chr(65 + i % 26)}{chr(97 + i // 26 % 26)}{i:x}\n"
                      for i in range(100_000))
     assert engine._line_shapes(varied) is None
+
+
+def test_the_candidate_lines_of_a_long_log_are_found_through_its_shapes():
+    # the scan for lines worth a look keeps only the alternatives its line shapes hold, and
+    # finds the same lines as the whole alternation
+    from safelaunch.diagnose import launchers
+
+    text = _buried("[rank1]: RuntimeError: boom\nE0612 10:20:42.123 99 api.py:9] failed\n")
+    shapes = engine._line_shapes(text)
+    assert shapes is not None
+    reduced = launchers.candidates_in(shapes)
+    assert reduced is not None and reduced.pattern.count("|") < 5
+    assert launchers.failure_lines(text, False, shapes) == launchers.failure_lines(text, False)
+    assert len(launchers.failure_lines(text, False, shapes)) == 2
+    quiet = _buried("")
+    assert launchers.candidates_in(engine._line_shapes(quiet)) is None
+    assert launchers.failure_lines(quiet, False, engine._line_shapes(quiet)) == []

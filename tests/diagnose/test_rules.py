@@ -1192,6 +1192,21 @@ CASES: dict[str, tuple[str, str]] = {
         "support multi GPU setups - but we are working on it!\n",
         "==((====))==  Unsloth 2024.8: Fast Llama patching. Transformers = 4.44.0.\n"
         "   \\\\   /|    GPU: NVIDIA A100-SXM4-80GB. Max memory: 79.151 GB. Platform = Linux.\n"),
+    "hf-hub-rate-limited": (
+        TRACE + "huggingface_hub.errors.HfHubHTTPError: 429 Client Error: Too Many Requests for "
+        "url: https://huggingface.co/api/datasets/allenai/c4/tree/main/en\n",
+        # retried and went on: huggingface_hub's retries did their job
+        "HTTP Error 429 thrown while requesting HEAD https://huggingface.co/meta-llama/"
+        "Llama-3.1-8B/resolve/main/config.json\nRate limited. Waiting 2.0s before retry "
+        "[Retry 1/5].\nLoading checkpoint shards: 100%|##########| 4/4\nstep 1 loss 2.3\n"),
+    "checkpoint-recompute-mismatch": (
+        "[rank3]: torch.utils.checkpoint.CheckpointError: torch.utils.checkpoint: Recomputed "
+        "values for the following tensors have different metadata than during the forward "
+        "pass.\n[rank3]: tensor at position 9:\n[rank3]: saved metadata: {'shape': "
+        "torch.Size([2, 1, 4127, 128]), 'dtype': torch.bfloat16, 'device': device(type='cuda', "
+        "index=3)}\n",
+        "UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be passed "
+        "explicitly.\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -2988,3 +3003,32 @@ def test_a_paired_line_far_from_its_neighbour_is_no_evidence():
     far = NCCL_BUS_ERROR.replace(" 1 0x0000000000068d6c ncclGroupEnd()  ???:0\n", "") + "".join(
         f"step {i} loss 0.5\n" for i in range(40)) + " 9 0x0000000000068d6c ncclGroupEnd()  ???:0\n"
     assert diagnose(from_text(far, "case.log")).findings[0].id == "shm-exhausted"
+
+
+def test_pdsh_host_prefixes_are_read():
+    # DeepSpeed's multi-node runner prints each node's lines after its host (pdsh)
+    log = ("worker-1: [rank9]: Traceback (most recent call last):\n"
+           'worker-1: [rank9]:   File "train.py", line 12, in <module>\n'
+           "worker-1: [rank9]: ZeroDivisionError: division by zero\n"
+           "10.0.0.3: step 20 loss 2.1\n")
+    diagnosis = diagnose(from_text(log, "x.log"))
+    assert diagnosis.findings[0].id == "python-exception"
+    assert diagnosis.findings[0].rank == 9
+    assert diagnose(from_text("worker-1: step 20 loss 2.1\nworker-1: done\n",
+                              "x.log")).status == "no_failure"
+    # a script's name before argparse's error is no host
+    usage = "usage: train3.py [-h]\ntrain3.py: error: unrecognized arguments: --fast\n"
+    assert diagnose(from_text(usage, "x.log")).status != "no_failure"
+
+
+def test_a_log_that_stops_at_the_hubs_rate_limit_names_it():
+    log = ("HTTP Error 429 thrown while requesting HEAD https://huggingface.co/meta-llama/"
+           "Llama-3.1-8B/resolve/main/config.json\nRate limited. Waiting 253.0s before retry "
+           "[Retry 1/5].\n")
+    assert diagnose(from_text(log, "x.log")).findings[0].id == "hf-hub-rate-limited"
+
+
+def test_an_extensions_undefined_symbol_pasted_over_two_lines_is_read():
+    log = ("ImportError:\n/usr/lib/python3/dist-packages/flash_attn_2_cuda.cpython-311-x86_64-"
+           "linux-gnu.so\n: undefined symbol: _ZN3c104cuda9SetDeviceEi\n")
+    assert diagnose(from_text(log, "x.log")).findings[0].id == "extension-abi-mismatch"
