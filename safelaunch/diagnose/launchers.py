@@ -137,7 +137,8 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
 
 
 # What a failure looks like on one line, once its prefixes are gone.  CANDIDATE finds the
-# lines worth a look at memchr speed; SHAPES decide on the line alone.
+# lines worth a look (in a long log, only with its words that the log's line shapes hold);
+# SHAPES decide on the line alone.
 CANDIDATE_PARTS = (
     "Error", "Exception", "error", "Killed", "CANCELLED", "fault", "dumped", "Abort", "abort",
     "exitcode", "exit code", "return code", "Out Of Memory", "oom", "Failure", "terminate",
