@@ -101,6 +101,8 @@ class Rule:
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
 """An innermost group with alternatives, ``(a|b)``: not required literally."""
+OPTIONAL_GROUP = re.compile(r"(?<!\\)\((?:[^()\\]|\\.)*(?<!\\)\)(?:\?|\*|\{0(?:,\d{0,6})?\})")
+"""An innermost group that may be absent, ``(?:command )?``: not required literally."""
 
 
 def keyword(pattern: str) -> str | None:
@@ -109,9 +111,10 @@ def keyword(pattern: str) -> str | None:
     run = ""
     i = 0
     text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
-    # Groups with alternatives are not required literally: drop them (innermost first).
+    # Groups with alternatives, and groups that may be absent, are not required literally:
+    # drop them (innermost first).
     while True:
-        reduced = ALTERNATIVES_GROUP.sub(".", text)
+        reduced = OPTIONAL_GROUP.sub(".", ALTERNATIVES_GROUP.sub(".", text))
         if reduced == text:
             break
         text = reduced

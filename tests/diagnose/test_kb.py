@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, load_rules, parse_rules
+from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, keyword, load_rules, parse_rules
 from safelaunch.errors import ConfigError
 
 RULE = """
@@ -82,3 +82,32 @@ def test_a_paired_line_without_its_neighbour_is_refused_in_one_line(body):
         parse_rules(WARNED_RULE.format(body=body))
     assert "'paired' and 'near' go together" in err.value.message
     assert "\n" not in err.value.message
+
+
+@pytest.mark.parametrize(("pattern", "literal"), [
+    # groups that may be absent, or offer alternatives, are not required literally
+    (r"(?:bash|sh)(?:: line \d{1,6})?: (?:torchrun|python3?): (?:command )?not found",
+     "not found"),
+    (r"invalid usage(?: \(run with NCCL_DEBUG=WARN for details\))?, NCCL version",
+     ", NCCL version"),
+    (r"abc(?:def)*ghij", "ghij"),
+    (r"(?:x(?:yz)?w)?Message truncated", "Message truncated"),
+    (r"plain words here", "plain words here"),
+])
+def test_a_patterns_keyword_is_a_literal_it_requires(pattern, literal):
+    assert keyword(pattern) == literal
+
+
+def test_every_rules_keyword_is_in_what_its_case_matches():
+    from test_rules import CASES
+
+    for rule in load_rules():
+        if rule.id not in CASES:
+            continue
+        text = CASES[rule.id][0]
+        for pattern in rule.every_pattern:
+            for match in pattern.regex.finditer(text):
+                found = match.group(0).lower() if pattern.ignore_case else match.group(0)
+                wanted = pattern.keyword or ""
+                assert (wanted.lower() if pattern.ignore_case else wanted) in found, (
+                    rule.id, pattern.regex.pattern)

@@ -51,6 +51,9 @@ LINEAR_BY_ARGUMENT = {
     "safelaunch.diagnose.launchers.ROOT_CAUSE_BLOCK": (2, (
         "one attempt per 'Root Cause (first observed failure):' and the body ends the "
         "pattern: each body line is taken whole and nothing after it can fail")),
+    "safelaunch.diagnose.kb.OPTIONAL_GROUP": (1, (
+        "the body's repeat stops at a parenthesis and what follows it is fixed; attempts "
+        "start on unescaped '(' only")),
     "safelaunch.diagnose.kb.ALTERNATIVES_GROUP": (2, (
         "the alternatives of each repeat start with different characters, the first stops "
         "at a '|', the second at a parenthesis; attempts start on unescaped '(' only")),

@@ -1207,6 +1207,24 @@ CASES: dict[str, tuple[str, str]] = {
         "index=3)}\n",
         "UserWarning: torch.utils.checkpoint: the use_reentrant parameter should be passed "
         "explicitly.\n"),
+    "torch-without-distributed": (
+        TRACE + "    dist.init_process_group(backend='gloo')\nAttributeError: module "
+        "'torch.distributed' has no attribute 'init_process_group'\n",
+        "torch.distributed available: True, backends: gloo, nccl\n"),
+    "launch-variable-empty": (
+        "usage: train.py [-h] [--rank RANK] [--world-size WORLD_SIZE]\ntrain.py: error: "
+        "argument --rank: invalid int value: ''\n",
+        "  --rank RANK    the node's rank (an int; default: '')\nstep 1 loss 2.30\n"),
+    "launcher-command-not-found": (
+        "(head, rank=0, pid=1113) Starting distributed training\n(head, rank=0, pid=1113) "
+        "bash: torchrun: command not found\n",
+        "bash: nvidia-smi: command not found\nstep 1 loss 2.30 (CPU run)\n"),
+    "torch-too-old-for-nccl": (
+        "host:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid root 0 (root should "
+        "be in the 0..0 range)\nhost:2396:2428 [0] init.cc:840 NCCL WARN comm 0x7fdee40000c0 has "
+        "already been destroyed\nterminate called after throwing an instance of "
+        "'std::runtime_error'\n  what():  NCCL Error 4: invalid argument\nAborted (core dumped)\n",
+        "host:2396:2428 [0] NCCL INFO Reduce: opCount 12 sendbuff 0x7f root 0 nranks 2\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
