@@ -101,6 +101,8 @@ class Rule:
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
 """An innermost group with alternatives, ``(a|b)``: not required literally."""
+LOOKAROUND_GROUP = re.compile(r"(?<!\\)\(\?<?[=!](?:[^()\\]|\\.)*(?<!\\)\)")
+"""A lookahead or lookbehind: what it asserts (or rules out) is not matched text."""
 
 
 def keyword(pattern: str) -> str | None:
@@ -110,8 +112,9 @@ def keyword(pattern: str) -> str | None:
     i = 0
     text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
     # Groups with alternatives are not required literally: drop them (innermost first).
+    # Lookarounds match no text (a negative one names text that must be absent): drop them.
     while True:
-        reduced = ALTERNATIVES_GROUP.sub(".", text)
+        reduced = LOOKAROUND_GROUP.sub(".", ALTERNATIVES_GROUP.sub(".", text))
         if reduced == text:
             break
         text = reduced

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, load_rules, parse_rules
+from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, keyword, load_rules, parse_rules
 from safelaunch.errors import ConfigError
 
 RULE = """
@@ -82,3 +82,15 @@ def test_a_paired_line_without_its_neighbour_is_refused_in_one_line(body):
         parse_rules(WARNED_RULE.format(body=body))
     assert "'paired' and 'near' go together" in err.value.message
     assert "\n" not in err.value.message
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    # what a lookaround asserts, or rules out, is no text the line must hold
+    ("(?<!killed by signal: )Bus error", "Bus error"),
+    ("(?<!Failed to initialize NumPy: )_ARRAY_API not found", "_ARRAY_API not found"),
+    ("Exceeded (?:job|step) memory limit(?! at some point)", " memory limit"),
+    ("(?<=torch/)nn/modules", "nn/modules"),
+    (r"a\(?<!escaped\)", "<!escaped)"),  # escaped parentheses: no group at all
+])
+def test_a_keyword_is_text_the_pattern_matches(pattern, expected):
+    assert keyword(pattern) == expected

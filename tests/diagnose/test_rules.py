@@ -2909,7 +2909,7 @@ def test_a_rank_killed_by_sigill_is_an_instruction_the_cpu_lacks():
 
 # Read at regex speed over the whole text, where every other pattern is first looked for by a
 # literal keyword at memchr speed (a pattern without one cost 2.5 s on a 100 MB log).
-WITHOUT_KEYWORD = {"dtype-mismatch"}
+WITHOUT_KEYWORD: set[str] = set()
 
 
 def test_every_pattern_has_a_literal_keyword():
@@ -2994,6 +2994,25 @@ LOADER_BUS_ERROR = (  # a DataLoader worker's bus error in a log full of NCCL's 
                                 "NCCL INFO Channel 00 : 0 1"), LOADER_BUS_ERROR)),
      "shm-exhausted"),
     (LOADER_BUS_ERROR, "shm-exhausted"),
+    # the DataLoader's report of its worker's bus error, with NCCL's crash report after it
+    (LOADER_BUS_ERROR + NCCL_BUS_ERROR.replace(
+        "Caught signal 7 (Bus error: nonexistent physical address)",
+        "Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)"),
+     "shm-exhausted"),
+    # another rank's NCCL frames, interleaved with this rank's bus error
+    ("[rank0]: ERROR: Unexpected bus error encountered in worker. This might be caused by "
+     "insufficient shared memory (shm).\n" + "".join(
+         f"[rank1]: /usr/lib/x86_64-linux-gnu/libnccl.so.2(+0x6d3a{i})[0x7f0000{i}]\n"
+         for i in range(4)) + "[rank0]: Bus error (core dumped)\n", "shm-exhausted"),
+    # a BatchNorm forward's own failure, then a clean-up that finds no process group: the
+    # frame belongs to the first traceback, not to the one of the message
+    (OLD_SYNCBN.replace("    world_size = torch.distributed.get_world_size(process_group)\n",
+                        "    return F.batch_norm(\n").split("  File \"/usr/lib/python3/dist-"
+                                                           "packages/torch/distributed")[0]
+     + "RuntimeError: running_mean should contain 64 elements not 128\n\nDuring handling of "
+     "the above exception, another exception occurred:\n\n" + USER_GET_RANK.replace(
+         "rank = dist.get_rank()", "dist.destroy_process_group()"),
+     "process-group-not-initialized"),
 ])
 def test_a_line_names_its_cause_beside_the_frames_it_came_from(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -3032,3 +3051,17 @@ def test_an_extensions_undefined_symbol_pasted_over_two_lines_is_read():
     log = ("ImportError:\n/usr/lib/python3/dist-packages/flash_attn_2_cuda.cpython-311-x86_64-"
            "linux-gnu.so\n: undefined symbol: _ZN3c104cuda9SetDeviceEi\n")
     assert diagnose(from_text(log, "x.log")).findings[0].id == "extension-abi-mismatch"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # patterns with a lookbehind or a lookahead (once looked for by the text they rule out)
+    (TRACE + "    import cv2\nAttributeError: _ARRAY_API not found\n", "numpy-abi"),
+    (TRACE + "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+     "https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json\n",
+     "model-hub-gated"),
+    ("step 100 loss 2.0\nslurmstepd: error: Exceeded job memory limit\n", "oom-killer"),
+    ("[node:1 :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n==== backtrace "
+     "(tid: 381) ====\n 1 0x0000000000068d6c ncclGroupEnd()  ???:0\n", "nccl-shm"),
+])
+def test_a_pattern_with_a_lookaround_is_read(text, rule_id):
+    assert diagnose(from_text(text, "x.log")).findings[0].id == rule_id
