@@ -3065,3 +3065,37 @@ def test_an_extensions_undefined_symbol_pasted_over_two_lines_is_read():
 ])
 def test_a_pattern_with_a_lookaround_is_read(text, rule_id):
     assert diagnose(from_text(text, "x.log")).findings[0].id == rule_id
+
+
+HUB_RETRIES = ("HTTP Error 429 thrown while requesting HEAD https://huggingface.co/meta-llama/"
+               "Llama-3.1-8B/resolve/main/config.json\nRate limited. Waiting 2.0s before retry "
+               "[Retry 1/5].\n")
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # the Hub's retries worked and the run failed later for a reason of its own
+    (HUB_RETRIES + "Loading checkpoint shards: 100%|##########| 4/4\n" + TRACE
+     + "KeyError: 'labels'\n", "python-exception"),
+    (HUB_RETRIES + "step 1 loss 2.3\nRoot Cause (first observed failure):\n[0]:\n"
+     "  exitcode  : -9 (pid: 1234)\n  traceback : Signal 9 (SIGKILL) received by PID 1234\n",
+     "oom-killer"),
+    # the retries gave up: transformers' own message, or huggingface_hub 1.x's (httpx)
+    (HUB_RETRIES * 5 + TRACE + "OSError: We couldn't connect to 'https://huggingface.co' to "
+     "load this file, couldn't find it in the cached files.\n", "hf-hub-rate-limited"),
+    (TRACE + "huggingface_hub.errors.HfHubHTTPError: Client error '429 Too Many Requests' for "
+     "url 'https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main'\n",
+     "hf-hub-rate-limited"),
+    # Llama 2 and 3 name the empty folder before they count the shards
+    (TRACE + "AssertionError: no checkpoint files found in llama-2-7b/\n",
+     "model-checkpoint-shards-not-found"),
+    # vLLM before the world-size check named the tensor-parallel size
+    (TRACE + "AssertionError: please set tensor_parallel_size (4) to less than max local gpu "
+     "count (2)\n", "vllm-local-world-size"),
+    # Unsloth's refusal in its source, grepped into a log of a run that works
+    ("site-packages/unsloth/models/llama.py:1645:        raise RuntimeError('Unsloth currently "
+     "does not support multi GPU setups - but we are working on it!')\n# Unsloth currently does "
+     "not work on multi GPU setups - sadly we are a 2 brother team\nstep 1 loss 2.0\n", None),
+])
+def test_the_new_rules_on_their_neighbours(text, rule_id):
+    findings = diagnose(from_text(text, "x.log")).findings
+    assert (findings[0].id if findings else None) == rule_id
