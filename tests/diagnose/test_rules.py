@@ -3099,3 +3099,10 @@ HUB_RETRIES = ("HTTP Error 429 thrown while requesting HEAD https://huggingface.
 def test_the_new_rules_on_their_neighbours(text, rule_id):
     findings = diagnose(from_text(text, "x.log")).findings
     assert (findings[0].id if findings else None) == rule_id
+
+
+def test_syncbn_without_a_process_group_names_the_launcher_switch():
+    # OpenMMLab's tools/train.py started by torchrun without --launcher pytorch never sets up
+    # the process group: the advice must say how to tell the script
+    fixes = diagnose(from_text(MMCV_SYNCBN, "x.log")).findings[0].fixes
+    assert any("--launcher pytorch" in fix for fix in fixes)
