@@ -3106,3 +3106,11 @@ def test_syncbn_without_a_process_group_names_the_launcher_switch():
     # the process group: the advice must say how to tell the script
     fixes = diagnose(from_text(MMCV_SYNCBN, "x.log")).findings[0].fixes
     assert any("--launcher pytorch" in fix for fix in fixes)
+
+
+def test_the_hub_advice_names_the_cli_that_exists():
+    # huggingface_hub 1.0 removed huggingface-cli (hf replaced it in 0.34): name hf first
+    for rule in load_rules():
+        for fix in rule.fixes:
+            if "huggingface-cli" in fix:
+                assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
