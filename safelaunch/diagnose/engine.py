@@ -350,16 +350,35 @@ NEAR_LINES = 30
 exception, a crash report and its backtrace."""
 
 
+TRACEBACK_HEAD = Pattern(re.compile(r"Traceback \(most recent call last\)", re.MULTILINE),
+                         "Traceback (most recent call last)", False)
+
+
 def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
     """The lines of the rule's ``paired`` patterns that have a line of ``near`` within
-    ``NEAR_LINES`` lines of them, before or after, in the same log."""
+    ``NEAR_LINES`` lines of them, before or after, in the same log, of the same rank, and
+    with no traceback begun between them (the frame of an exception chained before it)."""
     bare = replace(rule, warnings=[], paired=[], near=[])
     lines = sources.of(replace(bare, patterns=rule.paired))
     if not lines:
         return []
     near = sources.of(replace(bare, patterns=rule.near))
-    return [e for e in lines
-            if any(n.file == e.file and abs(n.line - e.line) <= NEAR_LINES for n in near)]
+    heads = sources.of(replace(bare, patterns=[TRACEBACK_HEAD])) if near else []
+    return [e for e in lines if any(_beside(e, n, heads) for n in near)]
+
+
+def _same_rank(one: Evidence, other: Evidence) -> bool:
+    return one.rank is None or other.rank is None or one.rank == other.rank
+
+
+def _beside(line: Evidence, near: Evidence, heads: list[Evidence]) -> bool:
+    if near.file != line.file or abs(near.line - line.line) > NEAR_LINES:
+        return False
+    if not _same_rank(line, near):
+        return False  # another rank's lines, interleaved
+    low, high = sorted((near.line, line.line))
+    return not any(h.file == line.file and low < h.line <= high and _same_rank(h, line)
+                   for h in heads)
 
 
 def _nothing_between(warned: Evidence, failed: Evidence, apart: list[Evidence]) -> bool:

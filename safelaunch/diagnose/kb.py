@@ -103,6 +103,8 @@ ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?
 """An innermost group with alternatives, ``(a|b)``: not required literally."""
 OPTIONAL_GROUP = re.compile(r"(?<!\\)\((?:[^()\\]|\\.)*(?<!\\)\)(?:\?|\*|\{0(?:,\d{0,6})?\})")
 """An innermost group that may be absent, ``(?:command )?``: not required literally."""
+LOOKAROUND_GROUP = re.compile(r"(?<!\\)\(\?<?[=!](?:[^()\\]|\\.)*(?<!\\)\)")
+"""A lookahead or lookbehind: what it asserts (or rules out) is not matched text."""
 
 
 def keyword(pattern: str) -> str | None:
@@ -111,10 +113,11 @@ def keyword(pattern: str) -> str | None:
     run = ""
     i = 0
     text = re.sub(r"^\(\?[a-z]+\)", "", pattern)
-    # Groups with alternatives, and groups that may be absent, are not required literally:
-    # drop them (innermost first).
+    # Groups with alternatives, groups that may be absent and lookarounds (a negative one
+    # names text that must be absent) are not required literally: drop them (innermost first).
     while True:
-        reduced = OPTIONAL_GROUP.sub(".", ALTERNATIVES_GROUP.sub(".", text))
+        reduced = OPTIONAL_GROUP.sub(".", LOOKAROUND_GROUP.sub(".", ALTERNATIVES_GROUP.sub(
+            ".", text)))
         if reduced == text:
             break
         text = reduced

@@ -111,3 +111,15 @@ def test_every_rules_keyword_is_in_what_its_case_matches():
                 wanted = pattern.keyword or ""
                 assert (wanted.lower() if pattern.ignore_case else wanted) in found, (
                     rule.id, pattern.regex.pattern)
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    # what a lookaround asserts, or rules out, is no text the line must hold
+    ("(?<!killed by signal: )Bus error", "Bus error"),
+    ("(?<!Failed to initialize NumPy: )_ARRAY_API not found", "_ARRAY_API not found"),
+    ("Exceeded (?:job|step) memory limit(?! at some point)", " memory limit"),
+    ("(?<=torch/)nn/modules", "nn/modules"),
+    (r"a\(?<!escaped\)", "<!escaped)"),  # escaped parentheses: no group at all
+])
+def test_a_keyword_is_text_the_pattern_matches(pattern, expected):
+    assert keyword(pattern) == expected

@@ -57,6 +57,9 @@ LINEAR_BY_ARGUMENT = {
     "safelaunch.diagnose.kb.ALTERNATIVES_GROUP": (2, (
         "the alternatives of each repeat start with different characters, the first stops "
         "at a '|', the second at a parenthesis; attempts start on unescaped '(' only")),
+    "safelaunch.diagnose.kb.LOOKAROUND_GROUP": (1, (
+        "the repeat's alternatives start with different characters and it stops at any "
+        "parenthesis; attempts start on unescaped '(?=', '(?!', '(?<=' or '(?<!' only")),
 }
 
 

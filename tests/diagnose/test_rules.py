@@ -2927,7 +2927,7 @@ def test_a_rank_killed_by_sigill_is_an_instruction_the_cpu_lacks():
 
 # Read at regex speed over the whole text, where every other pattern is first looked for by a
 # literal keyword at memchr speed (a pattern without one cost 2.5 s on a 100 MB log).
-WITHOUT_KEYWORD = {"dtype-mismatch"}
+WITHOUT_KEYWORD: set[str] = set()
 
 
 def test_every_pattern_has_a_literal_keyword():
@@ -3012,6 +3012,25 @@ LOADER_BUS_ERROR = (  # a DataLoader worker's bus error in a log full of NCCL's 
                                 "NCCL INFO Channel 00 : 0 1"), LOADER_BUS_ERROR)),
      "shm-exhausted"),
     (LOADER_BUS_ERROR, "shm-exhausted"),
+    # the DataLoader's report of its worker's bus error, with NCCL's crash report after it
+    (LOADER_BUS_ERROR + NCCL_BUS_ERROR.replace(
+        "Caught signal 7 (Bus error: nonexistent physical address)",
+        "Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)"),
+     "shm-exhausted"),
+    # another rank's NCCL frames, interleaved with this rank's bus error
+    ("[rank0]: ERROR: Unexpected bus error encountered in worker. This might be caused by "
+     "insufficient shared memory (shm).\n" + "".join(
+         f"[rank1]: /usr/lib/x86_64-linux-gnu/libnccl.so.2(+0x6d3a{i})[0x7f0000{i}]\n"
+         for i in range(4)) + "[rank0]: Bus error (core dumped)\n", "shm-exhausted"),
+    # a BatchNorm forward's own failure, then a clean-up that finds no process group: the
+    # frame belongs to the first traceback, not to the one of the message
+    (OLD_SYNCBN.replace("    world_size = torch.distributed.get_world_size(process_group)\n",
+                        "    return F.batch_norm(\n").split("  File \"/usr/lib/python3/dist-"
+                                                           "packages/torch/distributed")[0]
+     + "RuntimeError: running_mean should contain 64 elements not 128\n\nDuring handling of "
+     "the above exception, another exception occurred:\n\n" + USER_GET_RANK.replace(
+         "rank = dist.get_rank()", "dist.destroy_process_group()"),
+     "process-group-not-initialized"),
 ])
 def test_a_line_names_its_cause_beside_the_frames_it_came_from(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -3050,3 +3069,66 @@ def test_an_extensions_undefined_symbol_pasted_over_two_lines_is_read():
     log = ("ImportError:\n/usr/lib/python3/dist-packages/flash_attn_2_cuda.cpython-311-x86_64-"
            "linux-gnu.so\n: undefined symbol: _ZN3c104cuda9SetDeviceEi\n")
     assert diagnose(from_text(log, "x.log")).findings[0].id == "extension-abi-mismatch"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # patterns with a lookbehind or a lookahead (once looked for by the text they rule out)
+    (TRACE + "    import cv2\nAttributeError: _ARRAY_API not found\n", "numpy-abi"),
+    (TRACE + "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+     "https://huggingface.co/meta-llama/Llama-2-7b-hf/resolve/main/config.json\n",
+     "model-hub-gated"),
+    ("step 100 loss 2.0\nslurmstepd: error: Exceeded job memory limit\n", "oom-killer"),
+    ("[node:1 :0:381] Caught signal 7 (Bus error: nonexistent physical address)\n==== backtrace "
+     "(tid: 381) ====\n 1 0x0000000000068d6c ncclGroupEnd()  ???:0\n", "nccl-shm"),
+])
+def test_a_pattern_with_a_lookaround_is_read(text, rule_id):
+    assert diagnose(from_text(text, "x.log")).findings[0].id == rule_id
+
+
+HUB_RETRIES = ("HTTP Error 429 thrown while requesting HEAD https://huggingface.co/meta-llama/"
+               "Llama-3.1-8B/resolve/main/config.json\nRate limited. Waiting 2.0s before retry "
+               "[Retry 1/5].\n")
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # the Hub's retries worked and the run failed later for a reason of its own
+    (HUB_RETRIES + "Loading checkpoint shards: 100%|##########| 4/4\n" + TRACE
+     + "KeyError: 'labels'\n", "python-exception"),
+    (HUB_RETRIES + "step 1 loss 2.3\nRoot Cause (first observed failure):\n[0]:\n"
+     "  exitcode  : -9 (pid: 1234)\n  traceback : Signal 9 (SIGKILL) received by PID 1234\n",
+     "oom-killer"),
+    # the retries gave up: transformers' own message, or huggingface_hub 1.x's (httpx)
+    (HUB_RETRIES * 5 + TRACE + "OSError: We couldn't connect to 'https://huggingface.co' to "
+     "load this file, couldn't find it in the cached files.\n", "hf-hub-rate-limited"),
+    (TRACE + "huggingface_hub.errors.HfHubHTTPError: Client error '429 Too Many Requests' for "
+     "url 'https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main'\n",
+     "hf-hub-rate-limited"),
+    # Llama 2 and 3 name the empty folder before they count the shards
+    (TRACE + "AssertionError: no checkpoint files found in llama-2-7b/\n",
+     "model-checkpoint-shards-not-found"),
+    # vLLM before the world-size check named the tensor-parallel size
+    (TRACE + "AssertionError: please set tensor_parallel_size (4) to less than max local gpu "
+     "count (2)\n", "vllm-local-world-size"),
+    # Unsloth's refusal in its source, grepped into a log of a run that works
+    ("site-packages/unsloth/models/llama.py:1645:        raise RuntimeError('Unsloth currently "
+     "does not support multi GPU setups - but we are working on it!')\n# Unsloth currently does "
+     "not work on multi GPU setups - sadly we are a 2 brother team\nstep 1 loss 2.0\n", None),
+])
+def test_the_new_rules_on_their_neighbours(text, rule_id):
+    findings = diagnose(from_text(text, "x.log")).findings
+    assert (findings[0].id if findings else None) == rule_id
+
+
+def test_syncbn_without_a_process_group_names_the_launcher_switch():
+    # OpenMMLab's tools/train.py started by torchrun without --launcher pytorch never sets up
+    # the process group: the advice must say how to tell the script
+    fixes = diagnose(from_text(MMCV_SYNCBN, "x.log")).findings[0].fixes
+    assert any("--launcher pytorch" in fix for fix in fixes)
+
+
+def test_the_hub_advice_names_the_cli_that_exists():
+    # huggingface_hub 1.0 removed huggingface-cli (hf replaced it in 0.34): name hf first
+    for rule in load_rules():
+        for fix in rule.fixes:
+            if "huggingface-cli" in fix:
+                assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
