@@ -3132,3 +3132,18 @@ def test_the_hub_advice_names_the_cli_that_exists():
         for fix in rule.fixes:
             if "huggingface-cli" in fix:
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # nccl-tests' and torch's words for CUDA error 802
+    ("# Using devices\ntest: Test CUDA failure common.cu:941 'system not yet initialized'\n"
+     " .. test pid 54340: Test failure common.cu:891\n", "fabric-manager-not-running"),
+    (TRACE + "RuntimeError: CUDA error: system not yet initialized\n",
+     "fabric-manager-not-running"),
+    # accelerate's refusal names no GPU generation: Apple MPS in older torch releases
+    (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
+     "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
+     "device\n", "bf16-unsupported"),
+])
+def test_more_wordings_of_known_causes(text, rule_id):
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
