@@ -402,6 +402,13 @@ def _outrank_symptoms(causes: list[Match]) -> list[Match]:
 
 
 def diagnose(logs: LogSet) -> Diagnosis:
+    try:
+        return _diagnose(logs)
+    finally:
+        launchers.forget_spans()
+
+
+def _diagnose(logs: LogSet) -> Diagnosis:
     rules = load_rules()
     views = _Views()
     shown = _shown(logs, _echo_rules(rules), views)

@@ -212,6 +212,13 @@ Span = tuple[int, int, "int | None"]
 """An ignored traceback: where it starts and ends in the text, and the rank it belongs to."""
 
 
+def forget_spans() -> None:
+    """Let go of the texts ``ignored_spans`` and ``warned_spans`` keep (at the end of a
+    diagnosis: a long-lived process must not hold its logs)."""
+    ignored_spans.cache_clear()
+    warned_spans.cache_clear()
+
+
 @lru_cache(maxsize=4)
 def ignored_spans(text: str) -> tuple[Span, ...]:
     """Where each traceback Python ignored lies: from its ``Exception ignored in`` line to the

@@ -66,3 +66,11 @@ def test_the_candidate_lines_of_a_long_log_are_found_through_its_shapes():
     quiet = _buried("")
     assert launchers.candidates_in(engine._line_shapes(quiet)) is None
     assert launchers.failure_lines(quiet, False, engine._line_shapes(quiet)) == []
+
+
+def test_a_diagnosis_keeps_no_log_text_after_it_returns():
+    from safelaunch.diagnose import launchers
+
+    diagnose(from_text(_buried("[rank1]: RuntimeError: boom\n"), "train.log"))
+    assert launchers.ignored_spans.cache_info().currsize == 0
+    assert launchers.warned_spans.cache_info().currsize == 0

@@ -1225,6 +1225,11 @@ CASES: dict[str, tuple[str, str]] = {
         "already been destroyed\nterminate called after throwing an instance of "
         "'std::runtime_error'\n  what():  NCCL Error 4: invalid argument\nAborted (core dumped)\n",
         "host:2396:2428 [0] NCCL INFO Reduce: opCount 12 sendbuff 0x7f root 0 nranks 2\n"),
+    "script-not-found": (
+        "/usr/bin/python3: can't open file '/home/user/train.py': [Errno 2] No such file or "
+        "directory\nE0612 10:20:42.123000 1234 api.py:881] failed (exitcode: 2) local_rank: 0 "
+        "(pid: 1235) of binary: /usr/bin/python3\n",
+        "Saving to /home/user/ckpt/last.pt (No such file or directory before: created)\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
