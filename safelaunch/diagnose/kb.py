@@ -161,13 +161,7 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
     _check_keys(raw, where)
     patterns = _patterns(raw, where)
-    warnings = _patterns(raw, where, "warnings")
-    if bool(warnings) != bool(raw.get("with")):
-        raise ConfigError(f"{where}: 'warnings' and 'with' go together")
-    paired = _patterns(raw, where, "paired")
-    near = _patterns(raw, where, "near")
-    if bool(paired) != bool(near):
-        raise ConfigError(f"{where}: 'paired' and 'near' go together")
+    warnings, paired, near = _conditional_patterns(raw, where)
     facts = _facts(raw.get("facts"), where)
     unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
@@ -188,6 +182,20 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
                 paired=paired, near=near)
+
+
+def _conditional_patterns(raw: dict[str, Any], where: str
+                          ) -> tuple[list[Pattern], list[Pattern], list[Pattern]]:
+    """A rule's lines that count only with others: its warnings (with the rules they need) and
+    its paired lines (with the lines that must be near them)."""
+    warnings = _patterns(raw, where, "warnings")
+    if bool(warnings) != bool(raw.get("with")):
+        raise ConfigError(f"{where}: 'warnings' and 'with' go together")
+    paired = _patterns(raw, where, "paired")
+    near = _patterns(raw, where, "near")
+    if bool(paired) != bool(near):
+        raise ConfigError(f"{where}: 'paired' and 'near' go together")
+    return warnings, paired, near
 
 
 def _check_keys(raw: dict[str, Any], where: str) -> None:
