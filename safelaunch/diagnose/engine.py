@@ -350,8 +350,7 @@ NEAR_LINES = 30
 exception, a crash report and its backtrace."""
 
 
-TRACEBACK_HEAD = Pattern(re.compile(r"Traceback \(most recent call last\)", re.MULTILINE),
-                         "Traceback (most recent call last)", False)
+TRACEBACK_HEAD = Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.TRACEBACK, False)
 
 
 def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:

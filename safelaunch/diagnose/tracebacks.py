@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from safelaunch.diagnose.launchers import ignored_spans, inside, strip_prefixes
+from safelaunch.diagnose.launchers import TRACEBACK, ignored_spans, inside, strip_prefixes
 
-HEAD = "Traceback (most recent call last)"
+HEAD = TRACEBACK
 MAX_TRACEBACKS = 200
 MAX_FRAME_LINES = 400
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Failure"
