@@ -2123,6 +2123,15 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
      "input.\n", "platform-preempted"),
     ("  Warning  Failed  1m  kubelet  Failed to pull image \"ghcr.io/acme/train:v3\": failed to "
      "authorize: 403 Forbidden\n", "k8s-image-pull-failed"),
+    # nccl-tests' and torch's words for CUDA error 802
+    ("# Using devices\ntest: Test CUDA failure common.cu:941 'system not yet initialized'\n"
+     " .. test pid 54340: Test failure common.cu:891\n", "fabric-manager-not-running"),
+    (TRACE + "RuntimeError: CUDA error: system not yet initialized\n",
+     "fabric-manager-not-running"),
+    # accelerate's refusal names no GPU generation: Apple MPS in older torch releases
+    (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
+     "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
+     "device\n", "bf16-unsupported"),
 ])
 def test_more_failures_known_by_their_own_words(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -3137,18 +3146,3 @@ def test_the_hub_advice_names_the_cli_that_exists():
         for fix in rule.fixes:
             if "huggingface-cli" in fix:
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
-
-
-@pytest.mark.parametrize(("text", "rule_id"), [
-    # nccl-tests' and torch's words for CUDA error 802
-    ("# Using devices\ntest: Test CUDA failure common.cu:941 'system not yet initialized'\n"
-     " .. test pid 54340: Test failure common.cu:891\n", "fabric-manager-not-running"),
-    (TRACE + "RuntimeError: CUDA error: system not yet initialized\n",
-     "fabric-manager-not-running"),
-    # accelerate's refusal names no GPU generation: Apple MPS in older torch releases
-    (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
-     "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
-     "device\n", "bf16-unsupported"),
-])
-def test_more_wordings_of_known_causes(text, rule_id):
-    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
