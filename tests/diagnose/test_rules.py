@@ -2132,6 +2132,16 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device\n", "bf16-unsupported"),
+    # a name missing from any installed package: one package is older or newer than another
+    (TRACE + "    from jinja2 import Environment\n  File \"/usr/lib/python3/dist-packages/jinja2/"
+     "filters.py\", line 13, in <module>\n    from markupsafe import soft_unicode\nImportError: "
+     "cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/"
+     "markupsafe/__init__.py)\n", "library-version-skew"),
+    # ... but a project's own module, and setuptools' pkg_resources, keep their rules
+    (TRACE + "ImportError: cannot import name 'build_model' from 'models' (/home/u/proj/models/"
+     "__init__.py)\n", "module-not-found"),
+    (TRACE + "ImportError: cannot import name 'packaging' from 'pkg_resources' (/venv/lib/"
+     "python3.10/site-packages/pkg_resources/__init__.py)\n", "setuptools-pkg-resources"),
 ])
 def test_more_failures_known_by_their_own_words(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
