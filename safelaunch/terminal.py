@@ -29,6 +29,8 @@ import re
 _SEQUENCES = (r"\x1b\[[0-?]*[ -/]*[@-~]"
               r"|\x1b[\]PX^_][^\x07\x1b\n]*\x07?"
               r"|\x1b[ -/]*[0-~]?")
+ESCAPES = re.compile(_SEQUENCES)
+"""Every escape sequence a terminal obeys (colours, cursor moves, titles)."""
 _TEXT = re.compile(
     _SEQUENCES + r"|[\x00-\x08\x0a-\x1a\x1c-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BYTES = re.compile(_SEQUENCES.encode() + rb"|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]|\xc2[\x80-\x9f]")

@@ -7,6 +7,10 @@ never see a line long enough to make them slow), and a log larger than ``HEAD_CH
 numbers of the end still right.  Typographic dashes, quotes and non-breaking spaces, which
 a log copied from a web page or a chat carries instead of ``--`` and ``"`` (``–local_rank``),
 are read as their ASCII originals, one character for one, so offsets and lines stay right.
+A log a terminal's program wrote is read as the terminal showed it: its escape sequences
+(colours, cursor moves) are dropped, Windows' ``\\r\\n`` ends a line like ``\\n``, and a lone
+``\\r`` (a progress bar drawn over itself, tqdm's) ends a line too, so a traceback printed after
+a thousand redraws of a bar starts a line of its own instead of being cut at ``LINE_CAP``.
 A message that a terminal or a web page wrapped onto the next line (``killed by signal: Bus`` /
 ``error. It is possible ...``) can be read joined again (``unwrapped``).
 """
@@ -23,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from safelaunch.errors import UsageError
+from safelaunch.terminal import ESCAPES
 
 LINE_CAP = 4096
 HEAD_CHARS = 16 << 20
@@ -40,6 +45,39 @@ WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
 TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
+ESCAPE_MAX = 64
+"""An escape sequence this long may be split across two chunks: held back to the next."""
+
+
+def as_shown(text: str) -> str:
+    """``text`` as a terminal shows it: without escape sequences, and with each ``\\r\\n``
+    and lone ``\\r`` a ``\\n``."""
+    if "\x1b" in text:
+        text = ESCAPES.sub("", text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+class _Shown:
+    """``as_shown`` for a text read in chunks: a ``\\r`` or an escape sequence at the end of a
+    chunk may go on in the next one, so it waits for it."""
+
+    def __init__(self) -> None:
+        self.held = ""
+
+    def feed(self, chunk: str, final: bool) -> str:
+        chunk = self.held + chunk
+        self.held = ""
+        if not final:
+            cut = len(chunk)
+            if chunk.endswith("\r"):
+                cut -= 1
+            escape = chunk.rfind("\x1b", max(0, cut - ESCAPE_MAX))
+            if escape >= 0 and "\n" not in chunk[escape:cut]:
+                cut = escape  # maybe a sequence not yet ended
+            chunk, self.held = chunk[:cut], chunk[cut:]
+        return as_shown(chunk)
 
 
 def plain_punctuation(text: str) -> str:
@@ -109,6 +147,7 @@ class _Capper:
 
 def read_stream(stream: BinaryIO) -> Text:
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    shown = _Shown()
     capper = _Capper()
     head: list[str] = []
     head_size = 0
@@ -118,7 +157,7 @@ def read_stream(stream: BinaryIO) -> Text:
     skipped = False
     while True:
         raw = stream.read(CHUNK)
-        chunk = capper.feed(decoder.decode(raw, final=not raw))
+        chunk = capper.feed(shown.feed(decoder.decode(raw, final=not raw), final=not raw))
         if chunk and head_size < HEAD_CHARS:
             head.append(chunk)
             head_size += len(chunk)

@@ -20,7 +20,7 @@ from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Fact
-from safelaunch.diagnose.reading import Text, plain_punctuation, read_path, read_stream
+from safelaunch.diagnose.reading import Text, as_shown, plain_punctuation, read_path, read_stream
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.collectives import TORCH_DUMP_DIRS, analyze_dumps, read_dumps
@@ -357,7 +357,7 @@ TEXT_FACT_EVIDENCE = {
 
 
 def from_text(text: str, source: str) -> LogSet:
-    return from_body(Text(plain_punctuation(text)), source)
+    return from_body(Text(plain_punctuation(as_shown(text))), source)
 
 
 def from_body(body: Text, source: str) -> LogSet:

@@ -12,8 +12,9 @@ import subprocess
 import pytest
 
 from conftest import safelaunch_cmd
-from safelaunch.diagnose import diagnose, from_run_dir, reading
+from safelaunch.diagnose import diagnose, from_run_dir, from_text, reading
 from safelaunch.diagnose.kb import load_rules
+from safelaunch.diagnose.sources import from_body
 
 UNBOUNDED = re.compile(r"(?<!\\)(?:\.|\[[^\]]*\])[*+](?!$)")
 
@@ -72,6 +73,36 @@ def test_a_huge_log_keeps_its_end_with_right_line_numbers(monkeypatch):
 def test_utf8_split_across_chunks_survives(monkeypatch):
     monkeypatch.setattr(reading, "CHUNK", 3)
     assert reading.read_stream(io.BytesIO("größe ✓\n".encode())).text == "größe ✓\n"
+
+
+def test_windows_line_ends_are_line_ends(monkeypatch):
+    monkeypatch.setattr(reading, "CHUNK", 5)  # a \r\n split across two chunks
+    data = b"step 1\r\nsrun: error: node1: task 1: Exited with exit code 1\r\n"
+    body = reading.read_stream(io.BytesIO(data))
+    assert body.text == "step 1\nsrun: error: node1: task 1: Exited with exit code 1\n"
+    assert from_text(data.decode(), "x.log").root_rank == 1
+
+
+def test_a_traceback_after_a_progress_bar_drawn_over_itself_is_read():
+    """tqdm redraws its bar with \\r: a thousand redraws are one line of a log file, longer
+    than LINE_CAP, and the traceback printed after the last one goes on that line: read as a
+    terminal shows it, each redraw is a line of its own and the last one holds the traceback."""
+    bar = "".join(f"\r{n:3d}%|{'#' * (n // 10):10s}| {n}/1000 [00:{n % 60:02d}<01:00, 9.1it/s]"
+                  for n in range(1000))
+    data = (bar + "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n").encode()
+    assert len(data) > reading.LINE_CAP
+    body = reading.read_stream(io.BytesIO(data))
+    assert "9.1it/s]Traceback (most recent call last):\n" in body.text
+    assert diagnose(from_body(body, "x.log")).findings[0].id == "cuda-oom"
+
+
+def test_colours_are_dropped_even_across_chunks(monkeypatch):
+    monkeypatch.setattr(reading, "CHUNK", 4)
+    data = b"\x1b[1;31m[rank1]: RuntimeError\x1b[0m: CUDA error: an illegal memory access\n"
+    text = reading.read_stream(io.BytesIO(data)).text
+    assert text == "[rank1]: RuntimeError: CUDA error: an illegal memory access\n"
+    assert from_text(data.decode(), "x.log").texts[0].text == text
 
 
 def _diagnose_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:

@@ -51,6 +51,10 @@ LINEAR_BY_ARGUMENT = {
     "safelaunch.diagnose.launchers.ROOT_CAUSE_BLOCK": (2, (
         "one attempt per 'Root Cause (first observed failure):' and the body ends the "
         "pattern: each body line is taken whole and nothing after it can fail")),
+    "safelaunch.diagnose.reading.ESCAPES": (2, (
+        "every attempt starts on an ESC; a CSI's parameter and intermediate runs are disjoint "
+        "ranges ended by a final byte outside both, a string sequence's body stops at the next "
+        "ESC, BEL or newline: the runs attempts take never overlap")),
     "safelaunch.diagnose.kb.OPTIONAL_GROUP": (1, (
         "the body's repeat stops at a parenthesis and what follows it is fixed; attempts "
         "start on unescaped '(' only")),
