@@ -154,7 +154,7 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
             if not hits:
                 continue
             # A rare keyword: try the pattern on the lines that hold it, never on the rest.
-            starts = (_keyword_lines(pattern, text) if hits <= LOCAL_SEARCH_LIMIT
+            starts = (_keyword_lines(pattern, log) if hits <= LOCAL_SEARCH_LIMIT
                       else _match_lines(pattern.regex.finditer(text), text))
         for start in starts:
             if launchers.inside(views.warned(log), start):
@@ -174,14 +174,21 @@ def _match_lines(matches: Iterator[re.Match[str]], text: str) -> Iterator[int]:
             yield start
 
 
-def _keyword_lines(pattern: Pattern, text: str) -> Iterator[int]:
+def _keyword_lines(pattern: Pattern, log: LogText) -> Iterator[int]:
+    """The lines that hold the pattern's keyword and match it; a pattern anchored at the
+    start of a line (``^Killed$``) also matches after the line's rank or host prefixes
+    (``[0]<stderr>:Killed``)."""
     assert pattern.keyword is not None
+    text = log.text
+    anchored = pattern.regex.pattern.startswith("^")
     at = text.find(pattern.keyword)
     while at >= 0:
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         end = len(text) if end < 0 else end
-        if pattern.regex.search(text, start, end):
+        if pattern.regex.search(text, start, end) or (
+                anchored and pattern.regex.search(
+                    strip_prefixes(text[start:end], log.labels)[1])):
             yield start
         at = text.find(pattern.keyword, end)
 

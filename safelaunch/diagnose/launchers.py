@@ -1,7 +1,8 @@
 """What each launcher writes around the ranks' output: rank prefixes, failure reports.
 
 Rank prefixes (they may be stacked, outermost first): ``srun --label`` (``1: ``), mpirun's
-``--tag-output`` (``[1,1]<stderr>:``, SageMaker's ``[1,mpirank:1,algo-1]<stderr>:``),
+``--tag-output`` (``[1,1]<stderr>:``, SageMaker's ``[1,mpirank:1,algo-1]<stderr>:``,
+horovodrun's ``[1]<stderr>:``),
 torch's excepthook (``[rank1]:``), torchrun's ``--tee`` (``[default1]:``) and safelaunch's
 console (``[rank1] ``).  Prefixes that name no
 rank are unwrapped too: the glog header torch >= 2.5's elastic agent puts on every line it
@@ -64,7 +65,8 @@ HOSTED = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|(?=[\w.-]{0,250}\d)[a-z][a-z0-
 """pdsh's host before every line (DeepSpeed's multi-node runner: ``worker-1: ``,
 ``10.0.0.3: ``): an address, or a lower-case host name with a digit in it (not a script's
 name before argparse's ``error:``)."""
-TAGGED = re.compile(r"^(?:\[\d+,(?:mpirank:)?(\d{1,6})(?:,[\w.-]{1,64})?\]<std(?:out|err)>:"
+TAGGED = re.compile(r"^(?:\[(?:\d{1,9},(?:mpirank:)?)?(\d{1,6})(?:,[\w.-]{1,64})?\]"
+                    r"<std(?:out|err)>:"
                     r"|\[(?:rank|default) ?(\d{1,6})\](?::|\s)) ?")
 ROOT_CAUSE_BLOCK = re.compile(
     r"Root Cause \(first observed failure\):[ \t]*\n\[\d+\]:[ \t]*\n"

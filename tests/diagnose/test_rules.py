@@ -1230,6 +1230,11 @@ CASES: dict[str, tuple[str, str]] = {
         "directory\nE0612 10:20:42.123000 1234 api.py:881] failed (exitcode: 2) local_rank: 0 "
         "(pid: 1235) of binary: /usr/bin/python3\n",
         "Saving to /home/user/ckpt/last.pt (No such file or directory before: created)\n"),
+    "numpy-removed-name": (
+        TRACE + "  File \"/venv/lib/python3.9/site-packages/deepspeed/autotuning/scheduler.py\", "
+        "line 8, in <module>\n    from numpy import BUFSIZE\nImportError: cannot import name "
+        "'BUFSIZE' from 'numpy' (/venv/lib/python3.9/site-packages/numpy/__init__.py)\n",
+        "numpy 2.1.3: np.float64 and np.nan used; module 'numpy' has everything it needs\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -3080,6 +3085,22 @@ def test_pdsh_host_prefixes_are_read():
     # a script's name before argparse's error is no host
     usage = "usage: train3.py [-h]\ntrain3.py: error: unrecognized arguments: --fast\n"
     assert diagnose(from_text(usage, "x.log")).status != "no_failure"
+
+
+def test_horovodruns_rank_prefixes_and_a_prefixed_shell_report_are_read():
+    # horovodrun tags each line with its rank; the shell's "Killed" comes after the tag, and
+    # the others' gloo IoException is the peer they lost, not a crash of their own
+    log = ("[0]<stderr>:epoch 1 batch 0\n[0]<stderr>:Killed\n"
+           "[1]<stderr>:terminate called after throwing an instance of 'gloo::IoException'\n"
+           "[1]<stderr>:  what():  [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:589] "
+           "Read error [127.0.0.1]:3977: Connection reset by peer\n"
+           "[1]<stderr>:Aborted (core dumped)\n")
+    diagnosis = diagnose(from_text(log, "x.log"))
+    assert (diagnosis.findings[0].id, diagnosis.findings[0].rank) == ("oom-killer", 0)
+    assert "native-abort" not in [f.id for f in diagnosis.findings]
+    # another C++ exception's abort is still one
+    other = log.replace("'gloo::IoException'", "'c10::Error'").replace("[0]<stderr>:Killed\n", "")
+    assert diagnose(from_text(other, "x.log")).findings[0].id == "native-abort"
 
 
 def test_a_log_that_stops_at_the_hubs_rate_limit_names_it():
