@@ -41,6 +41,12 @@ MAX_UNWRAP_CHARS = 4 << 20
 """Logs pasted from a terminal or a web page are small; a larger log is not unwrapped."""
 UNWRAP_MIN_WIDTH = 40
 """A line shorter than this was ended on purpose, not wrapped."""
+WRAP_WIDTH_MIN = 60
+"""The narrowest terminal width a log is taken to have been cut at."""
+TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)
+"""Widths terminals open at: one line cut there is enough to say so."""
+RECORD_START = 4
+"""How many first characters two lines of one kind of record share (a level, a prefix)."""
 WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
@@ -106,21 +112,67 @@ class Text:
 
 def unwrapped(body: Text) -> Text | None:
     """``body`` with each wrapped line joined to the one it continues, or None when no line
-    looks wrapped.  A line is taken for wrapped when it is long (``UNWRAP_MIN_WIDTH``), does
-    not end a sentence or a field, and the next line goes on in lower case.  The newline
-    becomes a space: offsets, and the line numbers ``line_at`` gives, stay those of the log."""
+    looks wrapped.  Two kinds of wrap are seen:
+
+    * a terminal's, at a fixed width: the log's longest lines (``WRAP_WIDTH_MIN`` or more,
+      not a separator of one repeated character) all have one length, at least twice (once
+      for a usual terminal width, ``TERMINAL_WIDTHS``); each
+      line of that length goes on, without a space, on the next.  The newlines it held
+      become spaces at the end of the joined line.
+    * a web page's or a chat's, at a word: a long line (``UNWRAP_MIN_WIDTH``) that does not
+      end a sentence or a field, and a next line that goes on in lower case; the newline
+      becomes a space.
+
+    Either way the text keeps its length, so offsets, and the line numbers ``line_at``
+    gives, stay those of the log."""
     text = body.text
     if len(text) > MAX_UNWRAP_CHARS:
         return None
-    joins = [at for match in WRAP_POINT.finditer(text)
-             if (at := match.start()) - text.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
-             and text[at - 1] not in SENTENCE_ENDS]
-    if not joins:
+    joined = _joined_at_width(text)
+    words = joined if joined is not None else text
+    joins = [at for match in WRAP_POINT.finditer(words)
+             if (at := match.start()) - words.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
+             and words[at - 1] not in SENTENCE_ENDS]
+    if not joins and joined is None:
         return None
-    chars = list(text)
+    chars = list(words)
     for at in joins:
         chars[at] = " "
     return Text("".join(chars), body.tail_start, body.tail_first_line, text)
+
+
+def _wrap_width(lines: list[str]) -> int | None:
+    """The width a terminal cut the log's lines at, if its longest lines say so."""
+    longest = max((len(line) for line in lines if len(set(line)) > 2), default=0)
+    if longest < WRAP_WIDTH_MIN:
+        return None
+    cut = sum(1 for number in range(len(lines) - 1) if _cut_at(lines, number, longest))
+    return longest if cut >= 2 or (cut and longest in TERMINAL_WIDTHS) else None
+
+
+def _cut_at(lines: list[str], number: int, width: int) -> bool:
+    """Whether line ``number`` was cut at ``width`` and goes on on the next: not a line of
+    that length followed by another record of its kind (a repeated warning, the next step
+    of a progress log), which starts as it does."""
+    line, after = lines[number], lines[number + 1]
+    return (len(line) == width and len(set(line)) > 2 and bool(after)
+            and after[:RECORD_START] != line[:RECORD_START])
+
+
+def _joined_at_width(text: str) -> str | None:
+    lines = text.split("\n")
+    width = _wrap_width(lines)
+    if width is None:
+        return None
+    out: list[str] = []
+    group: list[str] = []
+    for number, line in enumerate(lines):
+        group.append(line)
+        if number + 1 < len(lines) and _cut_at(lines, number, width):
+            continue  # cut here: the next line goes on with it
+        out.append("".join(group) + " " * (len(group) - 1))
+        group = []
+    return "\n".join(out)
 
 
 class _Capper:

@@ -20,7 +20,14 @@ from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Fact
-from safelaunch.diagnose.reading import Text, as_shown, plain_punctuation, read_path, read_stream
+from safelaunch.diagnose.reading import (
+    Text,
+    as_shown,
+    plain_punctuation,
+    read_path,
+    read_stream,
+    unwrapped,
+)
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
 from safelaunch.supervisor.collectives import TORCH_DUMP_DIRS, analyze_dumps, read_dumps
@@ -364,6 +371,8 @@ def from_body(body: Text, source: str) -> LogSet:
     labels = launchers.label_style(body.text)
     logs = LogSet([LogText(body, source, None, labels)], source)
     report = launchers.root_cause(body.text)
+    if report.rank is None and report.returncode is None and (joined := unwrapped(body)):
+        report = launchers.root_cause(joined.text)  # a report a terminal wrapped
     logs.root_rank, logs.root_returncode = report.rank, report.returncode
     logs.failed = True if report.failed else None
     for fact in report.facts:

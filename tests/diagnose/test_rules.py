@@ -1812,6 +1812,40 @@ def test_a_message_wrapped_by_the_terminal_is_read_joined():
     assert result.findings[0].evidence[0].line == 2
 
 
+def _cut(text: str, width: int) -> str:
+    lines = []
+    for line in text.splitlines():
+        while len(line) > width:
+            lines.append(line[:width])
+            line = line[width:]
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_lines_a_terminal_cut_at_its_width_are_read_joined():
+    # long lines cut at an unusual width (77), "Duplicate GPU" among the cuts: the width the
+    # longest lines share (the generic invalid-usage rule reads the pieces)
+    text = _cut("[rank1]: Traceback (most recent call last): File \"/workspace/train.py\", line "
+                "212, in train_step: loss.backward()\n[rank1]: torch.distributed."
+                "DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, invalid usage, NCCL "
+                "version 2.19.3 ncclInvalidUsage: Duplicate GPU detected : rank 3 and rank 1 both "
+                "on CUDA device 1000\n", 77)
+    assert diagnose(from_text(text, "x.log")).findings[0].id == "nccl-duplicate-gpu"
+    # one line cut at a terminal's usual width: torchrun's report of the rank it lost
+    report = _cut("E0612 10:20:42.123000 1234 torch/distributed/elastic/multiprocessing/api.py:881] "
+                  "failed (exitcode: -9) local_rank: 1 (pid: 1235) of binary: /usr/bin/python3\n",
+                  100)
+    finding = diagnose(from_text(report, "x.log")).findings[0]
+    assert (finding.id, finding.rank) == ("oom-killer", 1)
+
+
+def test_records_of_one_length_are_no_terminal_cut():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    warning = ("[W1123 23:05:44 socket.cpp:764] [c10d] The IPv6 network addresses of (node-0, "
+               "29555) cannot be retrieved.\n")
+    assert unwrapped(Text(warning * 3 + "[rank0]: step 1 loss 2.3\n")) is None
+
+
 def test_short_lines_are_never_joined():
     from safelaunch.diagnose.reading import Text, unwrapped
     assert unwrapped(Text("Epoch 1\nloss 0.3\nvalidation done\n")) is None
