@@ -1235,6 +1235,12 @@ CASES: dict[str, tuple[str, str]] = {
         "line 8, in <module>\n    from numpy import BUFSIZE\nImportError: cannot import name "
         "'BUFSIZE' from 'numpy' (/venv/lib/python3.9/site-packages/numpy/__init__.py)\n",
         "numpy 2.1.3: np.float64 and np.nan used; module 'numpy' has everything it needs\n"),
+    "nccl-graph-file-mismatch": (
+        "node:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/"
+        "ncv4/graph.xml\nnode:73025:73112 [0] graph/search.cc:719 NCCL WARN XML Import Channel "
+        ": dev 1 not found.\nnode:73025:73112 [0] NCCL INFO graph/search.cc:749 -> 2\n",
+        "node:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/"
+        "ncv4/graph.xml\nnode:73025:73112 [0] NCCL INFO Channel 00/02 : 0 1\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -2171,6 +2177,12 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device\n", "bf16-unsupported"),
+    # torch 2.3 and later name the signal the launcher got
+    ("W0519 07:08:17.209025 139677327284032 torch/distributed/elastic/agent/server/api.py:741] "
+     "Received Signals.SIGHUP death signal, shutting down workers\n", "launcher-terminated"),
+    (TRACE + "    raise ValueError(\"ZeRO Offload can only work with DeepSpeed optimizers\")\n"
+     "ValueError: ZeRO Offload can only work with DeepSpeed optimizers\n",
+     "zero-offload-client-optimizer"),
     # a name missing from any installed package: one package is older or newer than another
     (TRACE + "    from jinja2 import Environment\n  File \"/usr/lib/python3/dist-packages/jinja2/"
      "filters.py\", line 13, in <module>\n    from markupsafe import soft_unicode\nImportError: "
