@@ -2177,6 +2177,10 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     (TRACE + "    raise ValueError(\"bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device.\")\nValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported "
      "device\n", "bf16-unsupported"),
+    # an extension's undefined symbol pasted over two lines, each behind a logger's time
+    ("2024-05-01 12:00:01,123 ImportError:\n2024-05-01 12:00:01,123 /usr/lib/python3/dist-"
+     "packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so\n2024-05-01 12:00:01,123 : "
+     "undefined symbol: _ZN3c104cuda9SetDeviceEi\n", "extension-abi-mismatch"),
     # torch 2.3 and later name the signal the launcher got
     ("W0519 07:08:17.209025 139677327284032 torch/distributed/elastic/agent/server/api.py:741] "
      "Received Signals.SIGHUP death signal, shutting down workers\n", "launcher-terminated"),
