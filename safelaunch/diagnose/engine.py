@@ -363,14 +363,21 @@ TRACEBACK_HEAD = Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.T
 def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
     """The lines of the rule's ``paired`` patterns that have a line of ``near`` within
     ``NEAR_LINES`` lines of them, before or after, in the same log, of the same rank, and
-    with no traceback begun between them (the frame of an exception chained before it)."""
+    with no traceback begun between them (the frame of an exception chained before it);
+    each followed by the closest such neighbour, which the diagnosis quotes too."""
     bare = replace(rule, warnings=[], paired=[], near=[])
     lines = sources.of(replace(bare, patterns=rule.paired))
     if not lines:
         return []
     near = sources.of(replace(bare, patterns=rule.near))
     heads = sources.of(replace(bare, patterns=[TRACEBACK_HEAD])) if near else []
-    return [e for e in lines if any(_beside(e, n, heads) for n in near)]
+    found: list[Evidence] = []
+    for line in lines:
+        beside = [n for n in near if _beside(line, n, heads)]
+        if beside:  # the line, then the closest neighbour that makes it evidence
+            closest = min(beside, key=lambda n: abs(n.line - line.line))
+            found += [e for e in (line, closest) if e not in found]
+    return found
 
 
 def _same_rank(one: Evidence, other: Evidence) -> bool:

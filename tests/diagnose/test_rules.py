@@ -1241,6 +1241,12 @@ CASES: dict[str, tuple[str, str]] = {
         ": dev 1 not found.\nnode:73025:73112 [0] NCCL INFO graph/search.cc:749 -> 2\n",
         "node:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/"
         "ncv4/graph.xml\nnode:73025:73112 [0] NCCL INFO Channel 00/02 : 0 1\n"),
+    "interrupted-in-collective": (
+        "[rank1]: Traceback (most recent call last):\n[rank1]:   File \"train.py\", line 40, in "
+        "<module>\n[rank1]:     dist.barrier()\n[rank1]:   File \"/venv/lib/python3.11/site-"
+        "packages/torch/distributed/distributed_c10d.py\", line 4159, in barrier\n[rank1]:     "
+        "work.wait()\n[rank1]: KeyboardInterrupt\n",
+        "[rank1]: step 200: dist.barrier() done; KeyboardInterrupt handler installed\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -3151,6 +3157,21 @@ def test_horovodruns_rank_prefixes_and_a_prefixed_shell_report_are_read():
     # another C++ exception's abort is still one
     other = log.replace("'gloo::IoException'", "'c10::Error'").replace("[0]<stderr>:Killed\n", "")
     assert diagnose(from_text(other, "x.log")).findings[0].id == "native-abort"
+
+
+def test_a_ctrl_c_is_a_hang_only_where_a_rank_waited_in_a_collective():
+    waited = diagnose(from_text(CASES["interrupted-in-collective"][0], "x.log"))
+    assert [e.text.split(",")[-1].strip() for e in waited.findings[0].evidence] == [
+        "KeyboardInterrupt", "in barrier"]
+    # stopped in its own code: no collective in its frames, another rank's frame is no help
+    own = ('Traceback (most recent call last):\n  File "train.py", line 80, in <module>\n'
+           "    time.sleep(1)\nKeyboardInterrupt\n")
+    assert diagnose(from_text(own, "x.log")).findings[0].id != "interrupted-in-collective"
+    other_rank = (CASES["interrupted-in-collective"][0].replace("[rank1]: KeyboardInterrupt",
+                                                                 "[rank1]: ValueError: bad")
+                  + "[rank0]: Traceback (most recent call last):\n[rank0]: KeyboardInterrupt\n")
+    assert "interrupted-in-collective" not in [
+        f.id for f in diagnose(from_text(other_rank, "x.log")).findings]
 
 
 def test_a_log_that_stops_at_the_hubs_rate_limit_names_it():
