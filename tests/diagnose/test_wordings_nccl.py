@@ -1,0 +1,137 @@
+"""The wordings NCCL, torch's ProcessGroupNCCL/ProcessGroupGloo, gloo and the CUDA runtime
+use for a failure, release by release, each diagnosed as its rule; and healthy lines that
+look like them, which must not be."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = ("Traceback (most recent call last):\n"
+         "  File \"/workspace/train.py\", line 88, in <module>\n"
+         "    main()\n")
+
+WORDINGS = [
+    # NCCL misc/socket.cc socketPollConnect (2.18-2.2x): connect returned an errno
+    ("node1:3996:4012 [2] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to "
+     "128::1d<40861> returned 113(No route to host) errno 11(Resource temporarily unavailable)\n",
+     "nccl-network"),
+    # NCCL misc/socket.cc (2.2x): connection refused until the retries ran out
+    ("node1:3996:3996 [2] misc/socket.cc:578 NCCL WARN socketPollConnect: connect to "
+     "10.82.101.249<54709> returned Connection refused, exceeded error retry count after 35 "
+     "attempts\n",
+     "nccl-network"),
+    # NCCL os/linux.cc (newer releases): the same, from ncclOsSocketPollConnect
+    ("node3:2387:2387 [3] os/linux.cc:200 NCCL WARN ncclOsSocketPollConnect: connect to "
+     "10.82.101.249<37857> returned Connection refused, exceeded error retry count after 35 "
+     "attempts\n",
+     "nccl-network"),
+    # NCCL misc/socket.cc: connect kept timing out
+    ("node1:3996:4012 [0] misc/socket.cc:520 NCCL WARN socketPollConnect: exceeded timeouts "
+     "(35)\n",
+     "nccl-network"),
+    # torch 2.2+ watchdog: the asynchronous error's first line, ncclGetErrorString(ncclRemoteError)
+    ("[rank1]:[E ProcessGroupNCCL.cpp:1182] [PG 0 Rank 1] Process group watchdog thread "
+     "terminated with exception: NCCL error: remote process exited or there was a network "
+     "error, NCCL version 2.20.5\n",
+     "nccl-network"),
+    # vLLM / SGLang pynccl_wrapper.py NCCL_CHECK
+    (TRACE + "RuntimeError: NCCL error: remote process exited or there was a network error\n",
+     "nccl-network"),
+    # torch/csrc/cuda/nccl.cpp (torch.cuda.nccl, DataParallel's broadcast)
+    (TRACE + "RuntimeError: NCCL Error 6: remote process exited or there was a network error\n",
+     "nccl-network"),
+    # older NCCL (2.7) include/shm.h: the segment in /dev/shm could not be extended
+    ("4e9a7654171e:8639:8745 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : "
+     "No space left on device\n4e9a7654171e:8639:8745 [0] NCCL INFO include/shm.h:41 -> 2\n",
+     "nccl-shm"),
+    # older NCCL include/shm.h shmOpen
+    ("node1:812:830 [1] include/shm.h:31 NCCL WARN Unable to allocate shared memory (9637888 "
+     "bytes) : No space left on device\n",
+     "nccl-shm"),
+    # NCCL's CUCHECK (driver calls) prints the error code
+    ("node2:1201:1201 [0] NCCL WARN Cuda failure 3 'initialization error'\n",
+     "cuda-init-failed-in-nccl"),
+    # NCCL's CUDACHECK: cudaGetErrorString(cudaErrorMisalignedAddress)
+    ("node1:77:91 [0] enqueue.cc:1151 NCCL WARN Cuda failure 'misaligned address'\n",
+     "cuda-illegal-access"),
+    # NCCL's CUCHECK: cuGetErrorString(CUDA_ERROR_ILLEGAL_INSTRUCTION)
+    ("node1:77:91 [0] NCCL WARN Cuda failure 715 'an illegal instruction was encountered'\n",
+     "cuda-illegal-access"),
+    # NCCL's CUCHECK: cuGetErrorString(CUDA_ERROR_LAUNCH_FAILED)
+    ("node1:77:91 [0] NCCL WARN Cuda failure 719 'unspecified launch failure'\n",
+     "gpu-hardware-error"),
+    # torch's CUDA check: cudaGetErrorString(cudaErrorCompatNotSupportedOnDevice)
+    (TRACE + "RuntimeError: CUDA error: forward compatibility was attempted on non supported "
+     "HW\nCUDA kernel errors might be asynchronously reported at some other API call, so the "
+     "stacktrace below might be incorrect.\n",
+     "container-cuda-too-new"),
+    # torch's cuDNN check (cuDNN 8): cuDNN could not allocate its memory
+    (TRACE + "RuntimeError: cuDNN error: CUDNN_STATUS_ALLOC_FAILED\n",
+     "cuda-oom"),
+    # vLLM / SGLang pynccl: ncclGetErrorString(ncclInvalidUsage)
+    (TRACE + "RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for details)\n",
+     "nccl-invalid-usage"),
+    # torch.cuda.nccl: ncclGetErrorString(ncclInvalidUsage)
+    (TRACE + "RuntimeError: NCCL Error 5: invalid usage (run with NCCL_DEBUG=WARN for details)\n",
+     "nccl-invalid-usage"),
+    # torch 2.2+ watchdog: ncclGetErrorString(ncclInternalError) of newer NCCL releases
+    ("[rank0]:[E ProcessGroupNCCL.cpp:1182] [PG 0 Rank 0] Process group watchdog thread "
+     "terminated with exception: NCCL error: internal error - please report this issue to the "
+     "NCCL developers, NCCL version 2.21.5\n",
+     "nccl-error"),
+    # torch.cuda.nccl: ncclInternalError
+    (TRACE + "RuntimeError: NCCL Error 3: internal error - please report this issue to the NCCL "
+     "developers\n",
+     "nccl-error"),
+    # vLLM / SGLang pynccl: ncclGetErrorString(ncclInvalidArgument)
+    (TRACE + "RuntimeError: NCCL error: invalid argument (run with NCCL_DEBUG=WARN for details)\n",
+     "nccl-error"),
+    # torch 2.3 heartbeat monitor: another rank's watchdog flagged a timeout in the store
+    ("[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 3] Received a global timeout from "
+     "another rank and will start to dump the debug info.\n",
+     "collective-timeout"),
+    # torch 2.4 heartbeat monitor: this rank's own watchdog timed out
+    ("[rank0]:[E ProcessGroupNCCL.cpp:1360] [PG 0 Rank 0] Received a timeout signal from this "
+     "local rank and will start to dump the debug info. Last enqueued NCCL work: 12, last "
+     "completed NCCL work: 11.\n",
+     "collective-timeout"),
+    # torch 2.3's exit message of the heartbeat monitor
+    ("[rank3]:[F ProcessGroupNCCL.cpp:1184] [PG 0 Rank 3] ProcessGroupNCCL's watchdog detected "
+     "a collective timeout and notified current rank. This is most likely caused by incorrect "
+     "usages of collectives, e.g., wrong sizes used across ranks\n",
+     "collective-timeout"),
+    # gloo unbound_buffer.cc: the rank whose recv timed out closes its pairs
+    (TRACE + "RuntimeError: Application timeout caused pair closure\n",
+     "collective-timeout"),
+    # torch 2.2+ NCCLUtils C10D_CHECK_TIMEOUT: a non-blocking communicator never got ready
+    (TRACE + "torch.distributed.DistBackendError: NCCL timeout in: /pytorch/torch/csrc/"
+     "distributed/c10d/NCCLUtils.cpp:196\n",
+     "collective-timeout"),
+]
+
+HEALTHY = [
+    # NCCL retries a refused connect while the peer starts listening
+    "node1:3996:4012 [0] NCCL INFO Call to connect returned Connection refused, retrying\n",
+    "node1:3996:4012 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n",
+    "node1:3996:4012 [0] NCCL INFO Allocated 9637892 bytes of shared memory in "
+    "/dev/shm/nccl-3P3hmT\n",
+    # NCCL's CUDACHECKIGNORE: an INFO line, NCCL goes on
+    "node1:3996:4012 [0] NCCL INFO Cuda failure 'operation not supported'\n",
+    "[rank0]:[I ProcessGroupNCCL.cpp:852] [PG 0 Rank 0] ProcessGroupNCCL initialization "
+    "options: TIMEOUT(ms): 600000, USE_HIGH_PRIORITY_STREAM: 0\n",
+    "step 100: collective timeout set to 1800 s; NCCL version 2.21.5\n",
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
+def test_wording_is_diagnosed_as_its_rule(text: str, rule_id: str) -> None:
+    result = diagnose(from_text(text, "x.log"))
+    assert result.findings, text
+    assert result.findings[0].id == rule_id
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_healthy_near_miss_is_no_failure(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
