@@ -1247,6 +1247,16 @@ CASES: dict[str, tuple[str, str]] = {
         "packages/torch/distributed/distributed_c10d.py\", line 4159, in barrier\n[rank1]:     "
         "work.wait()\n[rank1]: KeyboardInterrupt\n",
         "[rank1]: step 200: dist.barrier() done; KeyboardInterrupt handler installed\n"),
+    # DeepSpeed's launcher (launcher/runner.py), after its warning that it found no hostfile
+    "deepspeed-no-hostfile": (
+        "[2024-05-02 10:11:12,345] [WARNING] [runner.py:202:fetch_hostfile] Unable to find "
+        "hostfile, will proceed with training with local resources only.\n" + TRACE
+        + "    raise ValueError(\"Num nodes is >1 but no extra nodes available via hostfile\")\n"
+        "ValueError: Num nodes is >1 but no extra nodes available via hostfile\n",
+        "[2024-05-02 10:11:12,345] [WARNING] [runner.py:202:fetch_hostfile] Unable to find "
+        "hostfile, will proceed with training with local resources only.\n"
+        "[2024-05-02 10:11:13,001] [INFO] [runner.py:568:main] cmd = /usr/bin/python -u -m "
+        "deepspeed.launcher.launch --world_info=e30= --master_addr=127.0.0.1 train.py\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
