@@ -1,0 +1,156 @@
+"""The Hugging Face stack's real wordings (huggingface_hub, transformers, accelerate, datasets,
+evaluate, trl) across their releases, each diagnosed as its rule; and healthy near misses."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = ("Traceback (most recent call last):\n"
+         "  File \"/opt/venv/lib/python3.11/site-packages/train.py\", line 41, in <module>\n")
+HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
+
+WORDINGS = [
+    # --- hf-hub-rate-limited -------------------------------------------------------------
+    # huggingface_hub 1.2.0 .. 2.4.0 (utils/_http.py, hf_raise_for_status), no rate-limit headers
+    (TRACE + "huggingface_hub.errors.HfHubHTTPError: \n\n429 Too Many Requests for url: "
+     "https://huggingface.co/api/models/meta-llama/Llama-3.1-8B/revision/main.\n",
+     "hf-hub-rate-limited"),
+    # huggingface_hub 1.2.0 .. 2.4.0, with the rate-limit headers (the URL on a later line)
+    (TRACE + "huggingface_hub.errors.HfHubHTTPError: \n\n429 Too Many Requests: you have reached "
+     "your 'resolvers' rate limit.\nRetry after 212 seconds (0/5000 requests remaining in current "
+     "300s window).\nUrl: " + HUB + ".\n", "hf-hub-rate-limited"),
+    # --- model-hub-unreachable -----------------------------------------------------------
+    # transformers 4.51 .. 5.24 (utils/hub.py) with HF_ENDPOINT pointing at a mirror
+    (TRACE + "OSError: We couldn't connect to 'https://hf-mirror.com' to load the files, and "
+     "couldn't find them in the cached files.\n", "model-hub-unreachable"),
+    # transformers 4.30 .. 4.45 (utils/hub.py)
+    (TRACE + "OSError: We couldn't connect to 'https://hf-mirror.com' to load this file, couldn't "
+     "find it in the cached files and it looks like gpt2 is not the path to a directory "
+     "containing a file named config.json.\n", "model-hub-unreachable"),
+    # transformers 4.21 (utils/hub.py get_from_cache)
+    (TRACE + "ValueError: Connection error, and we cannot find the requested files in the cached "
+     "path. Please try again or make sure your Internet connection is on.\n",
+     "model-hub-unreachable"),
+    # huggingface_hub 0.20 .. 2.4 (utils/_http.py, OfflineModeIsEnabled)
+    (TRACE + "huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach "
+     "https://huggingface.co/api/models/gpt2: offline mode is enabled. To disable it, please "
+     "unset the `HF_HUB_OFFLINE` environment variable.\n", "model-hub-unreachable"),
+    # datasets 2.6 .. 5.2 (load.py)
+    (TRACE + "ConnectionError: Couldn't reach 'imdb' on the Hub (LocalEntryNotFoundError)\n",
+     "model-hub-unreachable"),
+    (TRACE + "ConnectionError: Couldn't reach the Hugging Face Hub for dataset 'imdb': "
+     "Offline mode is enabled.\n", "model-hub-unreachable"),
+    # datasets 2.6 .. 3.0 (file_utils.py / cache.py get_from_cache)
+    (TRACE + "ConnectionError: Couldn't reach https://huggingface.co/datasets/imdb/resolve/main/"
+     "README.md (ConnectTimeout(MaxRetryError(\"HTTPSConnectionPool(host='huggingface.co', "
+     "port=443)\")))\n", "model-hub-unreachable"),
+    # urllib3 under requests (huggingface_hub < 1.0), the LFS file host
+    (TRACE + "urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='cdn-lfs.huggingface.co',"
+     " port=443): Read timed out.\n", "model-hub-unreachable"),
+    # requests, the Xet file host (huggingface_hub 0.32+)
+    (TRACE + "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='cas-bridge.xethub.hf.co'"
+     ", port=443): Max retries exceeded with url: /xet-bridge-us/abc\n", "model-hub-unreachable"),
+    # --- model-hub-gated -----------------------------------------------------------------
+    # huggingface_hub 0.14 .. 2.4, transformers' OSError first line cut off by the log
+    ("403 Client Error. (Request ID: Root=1-65a1b2c3-0123456789abcdef)\n\nCannot access gated "
+     "repo for url " + HUB + ".\n", "model-hub-gated"),
+    # the Hub's own text, quoted by huggingface_hub (401: no token; 403: not approved)
+    ("Access to model meta-llama/Llama-3.1-8B is restricted. You must be authenticated to access "
+     "it.\n", "model-hub-gated"),
+    ("Access to model meta-llama/Llama-3.1-8B is restricted and you are not in the authorized "
+     "list. Visit https://huggingface.co/meta-llama/Llama-3.1-8B to ask for access.\n",
+     "model-hub-gated"),
+    # datasets 3.0 .. 5.2 (load.py)
+    (TRACE + "datasets.exceptions.DatasetNotFoundError: Dataset 'bigcode/the-stack' is a gated "
+     "dataset on the Hub. You must be authenticated to access it.\n", "model-hub-gated"),
+    # transformers 4.38 .. 5.24 (utils/hub.py has_file)
+    (TRACE + "OSError: meta-llama/Llama-3.1-8B is a gated repository. Make sure to request access "
+     "at https://huggingface.co/meta-llama/Llama-3.1-8B and pass a token having permission to "
+     "this repo either by logging in with `huggingface-cli login` or by passing `token=<your_token>`"
+     ".\n", "model-hub-gated"),
+    # --- deepspeed-prepare-no-dataloader: accelerate 0.27 .. 1.15 (accelerator.py) --------
+    (TRACE + "ValueError: When using DeepSpeed, `accelerate.prepare()` requires you to pass at "
+     "least one of training or evaluation dataloaders with `batch_size` attribute returning an "
+     "integer value or alternatively set an integer value in `train_micro_batch_size_per_gpu` "
+     "in the deepspeed config file or assign integer value to `AcceleratorState().deepspeed_plugin"
+     ".deepspeed_config['train_micro_batch_size_per_gpu']`.\n", "deepspeed-prepare-no-dataloader"),
+    # --- cuda-fork-after-init ------------------------------------------------------------
+    # accelerate 1.x (launchers.py), the device type in the message
+    (TRACE + "RuntimeError: An issue was found when launching the training: XPU has been "
+     "initialized before the `notebook_launcher` could create a forked subprocess. This likely "
+     "stems from an outside import causing issues once the `notebook_launcher()` is called.\n",
+     "cuda-fork-after-init"),
+    # torch 2.x (xpu/__init__.py)
+    (TRACE + "RuntimeError: Cannot re-initialize XPU in forked subprocess. To use XPU with "
+     "multiprocessing, you must use the 'spawn' start method\n", "cuda-fork-after-init"),
+    # accelerate 0.12 .. 0.2x (launchers.py)
+    (TRACE + "ValueError: To launch a multi-GPU training from your notebook, you need to avoid "
+     "running any instruction using `torch.cuda` in any cell. Restart your notebook and make "
+     "sure no cells use any CUDA function.\n", "cuda-fork-after-init"),
+    # accelerate 0.27 .. 1.15 (launchers.py)
+    (TRACE + "RuntimeError: Could not start distributed process. Libraries known to initialize "
+     "device upon import have been imported already. Please keep these imports inside your "
+     "training function to try and help with this:\n\t* `bitsandbytes`\n",
+     "cuda-fork-after-init"),
+    # --- evaluate-cache-collision: evaluate 0.4.0 .. 0.4.6 (module.py, its own typo) ------
+    (TRACE + "ValueError: Error in _init_writer: another evalution module instance is already "
+     "using the local cache file at /root/.cache/huggingface/metrics/accuracy/default/"
+     "default_experiment-1-rdv.lock. Please specify an experiment_id (currently: "
+     "default_experiment) to avoid collision between distributed evaluation module instances.\n",
+     "evaluate-cache-collision"),
+    # --- flash-attn-not-installed: transformers 5.x (flash_attn_3) -----------------------
+    (TRACE + "ImportError: FlashAttention3 has been toggled on, but it cannot be used due to the "
+     "following error: the package flash_attn_3 seems to be not installed.\n",
+     "flash-attn-not-installed"),
+    # --- grpo-generations-batch: trl 1.16 (grpo_config.py, rloo_config.py) ----------------
+    (TRACE + "ValueError: generation_batch_size (12) must be divisible by num_generations (8).\n",
+     "grpo-generations-batch"),
+    (TRACE + "ValueError: The global eval batch size (3 * 2) must be divisible by the number of "
+     "generations used for evaluation (4).\n", "grpo-generations-batch"),
+    # --- local-rank-argument: transformers' HfArgumentParser under torch.distributed.launch
+    (TRACE + "ValueError: Some specified arguments are not used by the HfArgumentParser: "
+     "['--local-rank=0']\n", "local-rank-argument"),
+    # --- model-type-unknown: transformers 4.21 .. 4.30 (configuration_auto.py) ------------
+    ("Traceback (most recent call last):\n"
+     "  File \"train.py\", line 12, in <module>\n"
+     "    model = AutoModelForCausalLM.from_pretrained(\"mistralai/Mistral-7B-v0.1\")\n"
+     "  File \"/opt/venv/lib/python3.10/site-packages/transformers/models/auto/"
+     "configuration_auto.py\", line 957, in from_pretrained\n"
+     "    config_class = CONFIG_MAPPING[config_dict[\"model_type\"]]\n"
+     "  File \"/opt/venv/lib/python3.10/site-packages/transformers/models/auto/"
+     "configuration_auto.py\", line 671, in __getitem__\n"
+     "    raise KeyError(key)\n"
+     "KeyError: 'mistral'\n", "model-type-unknown"),
+]
+
+
+@pytest.mark.parametrize("text,rule_id", WORDINGS)
+def test_hf_wording(text, rule_id):
+    findings = diagnose(from_text(text, "x.log")).findings
+    assert findings and findings[0].id == rule_id, [f.id for f in findings]
+
+
+HEALTHY = [
+    # the retry that worked (a warning, and the run goes on)
+    "Rate limit info: 4999/5000 requests remaining in current 300s window\n"
+    "{'loss': 1.93, 'learning_rate': 2e-05, 'epoch': 0.1}\n",
+    # a gated model the job is allowed to read
+    "Loading gated model meta-llama/Llama-3.1-8B with the token of this account\n"
+    "{'loss': 1.71, 'epoch': 0.2}\n",
+    # offline mode on purpose, everything cached
+    "HF_HUB_OFFLINE=1: reading meta-llama/Llama-3.1-8B from the local cache\n"
+    "{'loss': 1.62, 'epoch': 0.3}\n",
+    # a KeyError from the same file without the CONFIG_MAPPING frame is not a model type
+    "Parsed config keys: model_type, hidden_size, vocab_size\n{'loss': 1.50, 'epoch': 0.4}\n",
+    # notebook_launcher's normal start
+    "Launching training on 4 GPUs.\n{'loss': 1.40, 'epoch': 0.5}\n",
+    # GRPO's settings echoed
+    "generation_batch_size: 16, num_generations: 8\n{'loss': 0.02, 'epoch': 0.6}\n",
+]
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_hf_healthy_near_miss(text):
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
