@@ -1,0 +1,139 @@
+"""The real wordings of schedulers, container runtimes, the C library's errno strings and
+torch's DataLoader as they end training jobs (Slurm 20.11 to 25.x, the Kubernetes job
+controller and the Kubeflow training operator, the NVIDIA container toolkit and CDI, Python
+3.8 to 3.13, Rust's io::Error, NumPy 1.17 to 2.x, torch 2.x), each diagnosed as its rule; and
+healthy lines that come near them."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
+WORKER_TRACE = (
+    "Traceback (most recent call last):\n"
+    "  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py\", line "
+    "1133, in _try_get_data\n    data = self._data_queue.get(timeout=timeout)\n")
+FORK_TRACE = (
+    "Traceback (most recent call last):\n"
+    "  File \"train.py\", line 40, in <module>\n    for batch in loader:\n"
+    "  File \"/usr/lib/python3.11/multiprocessing/process.py\", line 121, in start\n"
+    "    self._popen = self._Popen(self)\n"
+    "  File \"/usr/lib/python3.11/multiprocessing/popen_fork.py\", line 66, in _launch\n"
+    "    self.pid = os.fork()\n")
+HOOK = ("docker: Error response from daemon: failed to create task for container: failed to "
+        "create shim task: OCI runtime create failed: runc create failed: unable to start "
+        "container process: error during container init: error running hook #0: error running "
+        "hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\n")
+
+WORDINGS = [
+    # Slurm slurmstepd req.c: a heterogeneous step's id carries its component (+N) since
+    # log_build_step_id_str (20.11); plain job and step ids as before
+    ("slurmstepd: error: *** STEP 4242.0+1 ON gpu-node-07 CANCELLED AT 2024-03-02T10:11:12 "
+     "***\n", "slurm-cancelled"),
+    ("slurmstepd: error: *** STEP 4242.0 ON gpu-node-07 CANCELLED AT 2024-03-02T10:11:12 ***\n",
+     "slurm-cancelled"),
+    ("slurmstepd: error: *** JOB 4242 ON gpu-node-07 CANCELLED AT 2024-03-02T10:11:12 DUE TO "
+     "TIME LIMIT ***\n", "slurm-time-limit"),
+    ("slurmstepd: error: *** STEP 4242.0+1 ON gpu-node-07 CANCELLED AT 2024-03-02T10:11:12 DUE "
+     "TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***\n", "slurm-node-failure"),
+    # Kubernetes job controller (batch/v1 Job, reason DeadlineExceeded / BackoffLimitExceeded)
+    ("  Warning  DeadlineExceeded  2m  job-controller  Job was active longer than specified "
+     "deadline\n", "k8s-job-deadline"),
+    ("  Warning  BackoffLimitExceeded  1m  job-controller  Job has reached the specified "
+     "backoff limit\n", "k8s-job-backoff-limit"),
+    # Kubeflow training operator (pkg/controller.v1/common/job.go, kubeflow/common before it):
+    # the PyTorchJob's Failed condition and event
+    ("  Normal  PyTorchJobFailed  30s  pytorchjob-controller  Job llama-ft has failed because "
+     "it was active longer than specified deadline\n", "k8s-job-deadline"),
+    ("    message: Job llama-ft has failed because it has reached the specified backoff limit\n"
+     "    reason: PyTorchJobFailed\n", "k8s-job-backoff-limit"),
+    # torch 2.x aten MapAllocator.cpp: fallocate of the shared-memory file fails (ENOSPC,
+    # EAGAIN; "Success (0)" where the size check after it fails)
+    (WORKER_TRACE + "RuntimeError: unable to allocate shared memory(shm) for file "
+     "</torch_1140157_3143461634_13983>: No space left on device (28)\n", "shm-exhausted"),
+    (WORKER_TRACE + "RuntimeError: unable to allocate shared memory(shm) for file "
+     "</torch_1234_2671203098_0>: Resource temporarily unavailable (11)\n", "shm-exhausted"),
+    # torch 2.13 DataLoader and its C++ worker signal handler (csrc/DataLoader.cpp)
+    (WORKER_TRACE + "RuntimeError: DataLoader worker (pid(s) 5120, 5121) exited unexpectedly\n",
+     "dataloader-worker-killed"),
+    ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+     "shared memory (shm).\n", "shm-exhausted"),
+    (WORKER_TRACE + "RuntimeError: Too many open files. Communication with the workers is no "
+     "longer possible. Please increase the limit using `ulimit -n` in the shell or change the "
+     "sharing strategy by calling `torch.multiprocessing.set_sharing_strategy('file_system')` "
+     "at the beginning of your code\n", "too-many-open-files"),
+    # Rust's io::Error Display ("{message} (os error {code})"): EDQUOT, EROFS, ENOMEM
+    (TRACE + "Exception: Disk quota exceeded (os error 122)\n", "disk-quota"),
+    (TRACE + "OSError: Read-only file system (os error 30)\n", "read-only-path"),
+    (TRACE + "safetensors_rust.SafetensorError: Error while deserializing header: Cannot "
+     "allocate memory (os error 12)\n", "cpu-oom"),
+    # Python's errno strings (Python 3.8-3.13)
+    (TRACE + "OSError: [Errno 122] Disk quota exceeded: '/home/u/.cache/huggingface'\n",
+     "disk-quota"),
+    (TRACE + "OSError: [Errno 30] Read-only file system: '/models/out'\n", "read-only-path"),
+    (TRACE + "OSError: [Errno 12] Cannot allocate memory\n", "cpu-oom"),
+    # NumPy 1.17-1.26 (numpy.core) and 2.x (numpy._core) _ArrayMemoryError
+    (TRACE + "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 3.00 GiB for an "
+     "array with shape (100000, 8192) and data type float32\n", "cpu-oom"),
+    (TRACE + "numpy._core._exceptions._ArrayMemoryError: Unable to allocate 71.1 PiB for an "
+     "array with shape (100000000, 100000000) and data type float64\n", "cpu-oom"),
+    # Python's MemoryError, bare and with a message
+    (TRACE + "MemoryError\n", "cpu-oom"),
+    (TRACE + "[rank3]: MemoryError: Unable to allocate output buffer.\n", "cpu-oom"),
+    # EAGAIN on thread creation: libstdc++'s terminate handler for std::thread, LLVM/Intel
+    # OpenMP (kmp_i18n CantRegisterNewThread), and os.fork in multiprocessing's Popen
+    ("terminate called after throwing an instance of 'std::system_error'\n  what():  Resource "
+     "temporarily unavailable\nAborted (core dumped)\n", "thread-limit"),
+    ("OMP: Error #34: System unable to allocate necessary resources for OMP thread:\n"
+     "OMP: System error #11: Resource temporarily unavailable\n"
+     "OMP: Hint Try decreasing the value of OMP_NUM_THREADS.\n", "thread-limit"),
+    (FORK_TRACE + "BlockingIOError: [Errno 11] Resource temporarily unavailable\n",
+     "thread-limit"),
+    ("OpenBLAS blas_thread_init: pthread_create failed for thread 31 of 64: Resource "
+     "temporarily unavailable\nOpenBLAS blas_thread_init: RLIMIT_NPROC 4096 current, 4096 max\n",
+     "thread-limit"),
+    # container-device-interface's cache.go, through Podman, Docker 25+ and the toolkit's
+    # cdi mode (kind runtime.nvidia.com/gpu)
+    ("Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n",
+     "container-toolkit-missing"),
+    ("docker: Error response from daemon: failed to create task for container: failed to "
+     "create shim task: OCI runtime create failed: could not apply required modification to "
+     "OCI specification: error modifying OCI spec: failed to inject CDI devices: unresolvable "
+     "CDI devices runtime.nvidia.com/gpu=all: unknown.\n", "container-toolkit-missing"),
+    # libnvidia-container: a --gpus device (index or UUID) the host does not have
+    (HOOK + "nvidia-container-cli: device error: 3: unknown device: unknown.\n",
+     "no-cuda-device"),
+    (HOOK + "nvidia-container-cli: device error: GPU-8f3a1c2e-1111-2222-3333-444455556666: "
+     "unknown device: unknown.\n", "no-cuda-device"),
+    (HOOK + "nvidia-container-cli: initialization error: nvml error: driver not loaded: "
+     "unknown.\n", "container-toolkit-missing"),
+]
+
+HEALTHY = [
+    "Job llama-ft is running; activeDeadlineSeconds: 86400, backoffLimit: 3\n",
+    "    message: Job llama-ft is created.\n    reason: PyTorchJobCreated\n",
+    "slurmstepd: info: *** STEP 4242.0+1 ON gpu-node-07 started ***\n",
+    "Using shared memory for DataLoader workers; allocate shm (16 GiB) with --shm-size\n",
+    "Disk quota: 120 GiB used of 500 GiB (os quota check ok)\n",
+    "Mounted /models as a read-only file system; writing outputs to /scratch\n",
+    "Allocated 3.00 GiB for an array with shape (100000, 8192)\n",
+    "MemoryErrorHandler registered; host memory 512 GiB\n",
+    "OMP: Info #276: omp_set_nested routine deprecated, please use omp_set_max_active_levels\n",
+    "Resource temporarily unavailable, retrying lock on /data/.lock (attempt 1)\n",
+    "Generating CDI specification for nvidia.com/gpu=all\n",
+    "nvidia-container-cli: requirement check ok; devices: 0,1,2,3\n",
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
+def test_real_wording_is_diagnosed(text: str, rule_id: str) -> None:
+    report = diagnose(from_text(text, "x.log"))
+    assert report.findings, text
+    assert report.findings[0].id == rule_id
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_healthy_line_is_not_a_failure(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
