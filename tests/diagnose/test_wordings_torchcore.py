@@ -1,0 +1,158 @@
+"""The wordings torch's own distributed APIs use for a failure (DDP, FSDP and FSDP2, DTensor,
+pipelining, torch.distributed.checkpoint, torch.load, collectives' argument checks, Dynamo),
+release by release, each diagnosed as its rule; and healthy lines that look like them, which
+must not be."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = ("Traceback (most recent call last):\n"
+         "  File \"/workspace/train.py\", line 88, in <module>\n"
+         "    main()\n")
+
+WORDINGS = [
+    # torch 1.13-2.0 ProcessGroup.hpp: "ProcessGroup " + getBackendName() + " does not support"
+    (TRACE + "RuntimeError: ProcessGroup nccl does not support _reduce_scatter_base\n",
+     "backend-lacks-collective"),
+    (TRACE + "RuntimeError: ProcessGroup mpi does not support allgather_coalesced\n",
+     "backend-lacks-collective"),
+    # torch >= 2.0 Backend.hpp (2.13's libtorch_cpu strings), here the Intel GPU backend
+    (TRACE + "RuntimeError: Backend xccl does not support allgather_coalesced\n",
+     "backend-lacks-collective"),
+    # torch 2.13 Backend.hpp: gloo, the 2.13 wording the rule already knew
+    (TRACE + "RuntimeError: Backend gloo does not support reduce_scatter_tensor_coalesced\n",
+     "backend-lacks-collective"),
+    # ProcessGroupGloo::gather (torch 1.x-2.13): gather_list of the wrong length on the root
+    (TRACE + "RuntimeError: ProcessGroupGloo::gather: Incorrect output list size 1. Output "
+     "list size should be 2, same as size of the process group.\n",
+     "collective-output-list"),
+    # ProcessGroupNCCL::gather (torch 2.x): the same check, a ValueError
+    (TRACE + "ValueError: ProcessGroupNCCL::gather: Incorrect output list size 4. Output list "
+     "size should be 8, same as size of the process group.\n",
+     "collective-output-list"),
+    # ProcessGroupGloo::scatter: scatter_list of the wrong length on the source
+    (TRACE + "RuntimeError: ProcessGroupGloo::scatter: Incorrect input list size 3. Input "
+     "list size should be 2, same as size of the process group.\n",
+     "collective-output-list"),
+    # torch < 1.13: ReduceOp was a plain enum, printed ReduceOp.MAX
+    (TRACE + "ValueError: all_reduce does not support ReduceOp.MAX on complex tensors\n",
+     "collective-dtype-unsupported"),
+    # torch >= 1.13 (2.13 distributed_c10d.py): RedOpType.MAX
+    (TRACE + "ValueError: all_reduce does not support RedOpType.MAX on complex tensors\n",
+     "collective-dtype-unsupported"),
+    # torch 2.0-2.1 torch/distributed/_tensor/sharding_prop.py
+    (TRACE + "NotImplementedError: Operator aten.nonzero.default does not have a "
+     "DistributedTensor rule registered.\n",
+     "dtensor-no-sharding-rule"),
+    # torch 2.13 torch/distributed/tensor/_sharding_prop.py
+    (TRACE + "NotImplementedError: Operator aten.nonzero.default does not have a sharding "
+     "strategy registered.\n",
+     "dtensor-no-sharding-rule"),
+    # FSDP2 torch 2.4-2.13 _fsdp_param_group.py _init_mp_dtypes
+    (TRACE + "AssertionError: FSDP expects uniform original parameter dtype but got "
+     "{torch.float32, torch.bfloat16}\n",
+     "fsdp-mixed-dtype"),
+    # torch 2.13 pipelining/schedules.py _check_inputs: the batch split into fewer microbatches
+    (TRACE + "ValueError: Expecting 8 arg_mbs but got 4\n",
+     "pipeline-batch-smaller-than-chunks"),
+    # torch 2.4-2.5 pipelining/microbatch.py
+    (TRACE + "ValueError: Arg 0 on chunking dimension has a size of 2, smaller than the number "
+     "of chunks 4. PiPPy cannot reduce the number of chunks because other arguments have "
+     "bigger chunk-dimension sizes. Please adjust your num_chunks setting.\n",
+     "pipeline-batch-smaller-than-chunks"),
+    # torch reducer.cpp verify_params_across_processes (1.x-2.13): counts agree, a shape not
+    # (the suffix as in 2.13's libtorch_cpu strings; the rank prefix illustrative)
+    (TRACE + "RuntimeError: [1]: params[3] in this process with sizes [4096, 32] appears not "
+     "to match sizes of the same param in process 0.\n",
+     "ddp-models-differ"),
+    (TRACE + "RuntimeError: [1]: params[0] in this process with sizes [64, 3] appears not to "
+     "match strides of the same param in process 0.\n",
+     "ddp-models-differ"),
+    # torch autograd engine (all releases): the second of several outputs
+    (TRACE + "RuntimeError: element 1 of tensors does not require grad and does not have a "
+     "grad_fn\n",
+     "loss-without-grad"),
+    (TRACE + "RuntimeError: element 0 of tensors does not require grad and does not have a "
+     "grad_fn\n",
+     "loss-without-grad"),
+    # torch 2.13 _dynamo/variables/tensor.py: loss.backward() traced by torch.compile
+    (TRACE + "torch._dynamo.exc.TorchRuntimeError: tensor does not require grad and does not "
+     "have a grad_fn\n",
+     "loss-without-grad"),
+    # torch >= 2.6 DCP FileSystemReader without collectives: the rank-local __0.metadata
+    (TRACE + "FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/scratch/ckpt/step-1000/__0.metadata'\n",
+     "sharded-checkpoint-not-shared"),
+    (TRACE + "FileNotFoundError: [Errno 2] No such file or directory: "
+     "'/scratch/ckpt/step-1000/.metadata'\n",
+     "sharded-checkpoint-not-shared"),
+    # torch 2.0-2.3 serialization.py UNSAFE_MESSAGE (weights_only=True): an HTML page
+    (TRACE + "_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with "
+     "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code "
+     "execution.Do it only if you get the file from a trusted source. WeightsUnpickler "
+     "error: Unsupported operand 60\n",
+     "checkpoint-corrupt"),
+    # the same on a Git LFS pointer ('v')
+    (TRACE + "_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with "
+     "`weights_only` set to `False` will likely succeed, but it can result in arbitrary code "
+     "execution.Do it only if you get the file from a trusted source. WeightsUnpickler "
+     "error: Unsupported operand 118\n",
+     "checkpoint-corrupt"),
+    # torch 2.13 serialization.py _validate_device: any accelerator backend
+    (TRACE + "RuntimeError: Attempting to deserialize object on XPU device 3 but "
+     "torch.xpu.device_count() is 1. Please use torch.load with map_location to map your "
+     "storages to an existing device.\n",
+     "checkpoint-device-missing"),
+    (TRACE + "RuntimeError: Attempting to deserialize object on a HPU device but "
+     "torch.hpu.is_available() is False. If you are running on a CPU-only machine, please use "
+     "torch.load with map_location=torch.device('cpu') to map your storages to the CPU.\n",
+     "checkpoint-device-missing"),
+    # torch 1.x-2.13 CUDA
+    (TRACE + "RuntimeError: Attempting to deserialize object on CUDA device 7 but "
+     "torch.cuda.device_count() is 1. Please use torch.load with map_location to map your "
+     "storages to an existing device.\n",
+     "checkpoint-device-missing"),
+    # torch >= 2.7 _dynamo/variables/builder.py: a graph break, fatal with fullgraph=True
+    (TRACE + "torch._dynamo.exc.Unsupported: FSDP with use_orig_params=False\n"
+     "  Explanation: Dynamo only supports FSDP with use_orig_params=True\n",
+     "compile-fsdp-orig-params"),
+    # torch 2.4-2.5 _dynamo/exc.py: the exception before its rename (class name from its
+    # exc.py; the message after it is illustrative)
+    (TRACE + "torch._dynamo.exc.FailOnCacheLimitHit: cache_size_limit reached\n",
+     "compile-recompile-limit"),
+    # torch 2.13 _dynamo/convert_frame.py
+    (TRACE + "torch._dynamo.exc.FailOnRecompileLimitHit: Hard failure due to fullgraph=True\n",
+     "compile-recompile-limit"),
+    # torch 2.13 distributed/checkpoint/default_planner.py (DefaultLoadPlanner)
+    (TRACE + "ValueError: Size mismatch between saved torch.Size([32000, 4096]) and current: "
+     "torch.Size([32001, 4096]) for model.embed_tokens.weight\n",
+     "state-dict-keys"),
+]
+
+HEALTHY = [
+    "[rank0]: ProcessGroup nccl initialized with 8 ranks\n",
+    "Backend xccl selected for device xpu\n",
+    "gather: output list size 8, same as size of the process group\n",
+    "step 100: schedule got 8 arg_mbs, as expected\n",
+    "params[3] in this process with sizes [4096, 32] match the same param in process 0\n",
+    "Saved checkpoint to /scratch/ckpt/step-1000/__0.metadata\n",
+    "FSDP: uniform original parameter dtype torch.bfloat16\n",
+    "Loading checkpoint: size of saved torch.Size([32000, 4096]) matches current\n",
+    "Deserializing object on XPU device 0 (torch.xpu.device_count() is 8)\n",
+    "torch._dynamo hit config.recompile_limit (8); falling back to eager\n",
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
+def test_wording_is_diagnosed_as_its_rule(text: str, rule_id: str) -> None:
+    result = diagnose(from_text(text, "x.log"))
+    assert result.findings, text
+    assert result.findings[0].id == rule_id
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_healthy_near_miss_is_no_failure(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
