@@ -1257,6 +1257,10 @@ CASES: dict[str, tuple[str, str]] = {
         "hostfile, will proceed with training with local resources only.\n"
         "[2024-05-02 10:11:13,001] [INFO] [runner.py:568:main] cmd = /usr/bin/python -u -m "
         "deepspeed.launcher.launch --world_info=e30= --master_addr=127.0.0.1 train.py\n"),
+    "numpy-pickle-from-numpy2": (
+        TRACE + "    state = torch.load(path, weights_only=False)\nModuleNotFoundError: No module "
+        "named 'numpy._core'\n",
+        "numpy 2.1.3 loaded from site-packages/numpy/_core; checkpoint read\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "

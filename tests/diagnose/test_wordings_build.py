@@ -1,0 +1,186 @@
+"""The wordings that building and loading extensions and kernels really print (torch's
+cpp_extension and Inductor at 2.13, Triton, nvcc's host_config.h, NumPy 1.26 / 2.0 / 2.3
+headers, flash-attn 2.5 / 2.8, xFormers, bitsandbytes 0.37 to 0.49), diagnosed as their
+rules, and the healthy lines next to them that must not be.  Each text is copied from the
+library's source (or, for compilers and linkers, their own output) named beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
+
+
+def _raised(frame: str, line: str) -> str:
+    return TRACE + "    " + frame + "\n" + line + "\n"
+
+
+WORDINGS = [
+    # torch 2.13 utils/cpp_extension.py _check_cuda_version: no CUDA_HOME at all (setup.py build)
+    (_raised("ext = CUDAExtension('fused', ['fused.cu'])",
+             "RuntimeError: CUDA was not found on the system, please set the CUDA_HOME or the "
+             "CUDA_PATHenvironment variable or add NVCC to your system PATH. The extension "
+             "compilation will fail."),
+     "cuda-home-missing"),
+    # torch 2.13 utils/cpp_extension.py _check_cuda_version: CUDA_HOME without bin/nvcc
+    (_raised("self._check_cuda_version(compiler_name, compiler_version)",
+             "FileNotFoundError: nvcc not found at '/usr/local/cuda/bin/nvcc'. Ensure CUDA path "
+             "'/usr/local/cuda' is correct."),
+     "cuda-home-missing"),
+    # torch 1.13 to 2.5 cpp_extension: subprocess.check_output([nvcc, '--version']) unchecked
+    (_raised("cuda_version_str = subprocess.check_output([nvcc, '--version']).strip()",
+             "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"),
+     "cuda-home-missing"),
+    # ninja's shell in a JIT build (torch cpp_extension.load) when CUDA_HOME has no nvcc
+    ("[1/3] /usr/local/cuda/bin/nvcc -c fused_adam_frontend.cu -o fused_adam.cuda.o\n"
+     "FAILED: multi_tensor_adam.cuda.o\n"
+     "/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n"
+     "ninja: build stopped: subcommand failed.\n",
+     "cuda-home-missing"),
+    # CUDA 12.1 crt/host_config.h with clang 16 as the host compiler
+    ("/usr/local/cuda/include/crt/host_config.h:151:2: error: -- unsupported clang version! "
+     "clang version must be less than 16 and greater than 3.2 . The nvcc flag "
+     "'-allow-unsupported-compiler' can be used to override this version check\n"
+     "ninja: build stopped: subcommand failed.\n",
+     "nvcc-gcc-too-new"),
+    # CUDA 11.x crt/host_config.h on Windows with a newer Visual Studio
+    ("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\include\\crt/host_config.h"
+     "(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio version! Only "
+     "the versions between 2017 and 2022 (inclusive) are supported!\n",
+     "nvcc-gcc-too-new"),
+    # torch 2.13 utils/cpp_extension.py _check_cuda_version (binary builds, Linux)
+    (_raised("self._check_cuda_version(compiler_name, compiler_version)",
+             "RuntimeError: The current installed version of g++ (13.2.0) is greater than the "
+             "maximum required version by CUDA 12.1. Please make sure to use an adequate version "
+             "of g++ (>=6.0.0, <13.0)."),
+     "nvcc-gcc-too-new"),
+    # Triton's launcher build (or an extension) compiled with clang: no Python headers
+    ("/tmp/tmpa1b2c3/main.c:6:10: fatal error: 'Python.h' file not found\n"
+     "#include <Python.h>\n         ^~~~~~~~~~\n1 error generated.\n" + TRACE
+     + "    subprocess.check_call(cc_cmd, stdout=subprocess.DEVNULL)\n"
+     "subprocess.CalledProcessError: Command '['/usr/bin/clang', '/tmp/tmpa1b2c3/main.c']' "
+     "returned non-zero exit status 1.\n",
+     "python-headers-missing"),
+    # MSVC building a C++ extension without the Python headers
+    ("main.c(5): fatal error C1083: Cannot open include file: 'Python.h': No such file or "
+     "directory\nerror: command 'cl.exe' failed with exit code 2\n",
+     "python-headers-missing"),
+    # Triton's launcher linked by LLVM's lld
+    ("ld.lld: error: unable to find library -lcuda\n"
+     "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n",
+     "libcuda-not-linkable"),
+    # torch 2.13 _inductor/exc.py InvalidCxxCompiler(compiler), raised from cpp_builder on Windows
+    (_raised("out = compiled(x)",
+             "torch._inductor.exc.InductorError: InvalidCxxCompiler: Compiler: cl is not found."),
+     "no-c-compiler"),
+    # torch 2.13 __init__.py _preload_cuda_deps: the hyphenated nvrtc-builtins library
+    (_raised("_load_global_deps()",
+             "ValueError: libnvrtc-builtins.so.*[0-9] not found in the system path "
+             "['/app', '/usr/lib/python311.zip', '/usr/lib/python3.11']"),
+     "torch-cuda-wheels-missing"),
+    # bitsandbytes 0.41 built for CUDA 11 on a CUDA 12 machine
+    (_raised("import bitsandbytes as bnb",
+             "OSError: libcusparse.so.11: cannot open shared object file: No such file or "
+             "directory"),
+     "cuda-runtime-library-missing"),
+    # an extension (flash_attn_2_cuda) imported before torch
+    (_raised("import flash_attn_2_cuda as flash_attn_cuda",
+             "ImportError: libc10.so: cannot open shared object file: No such file or directory"),
+     "cuda-runtime-library-missing"),
+    # an extension built for another torch: the type info of a c10 class
+    (_raised("import fused_layer_norm_cuda",
+             "ImportError: /venv/lib/python3.10/site-packages/fused_layer_norm_cuda.cpython-310-"
+             "x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE"),
+     "extension-abi-mismatch"),
+    # ... a c10d (torch.distributed) symbol
+    (_raised("import my_comm_ext",
+             "ImportError: /venv/lib/python3.11/site-packages/my_comm_ext.so: undefined symbol: "
+             "_ZN4c10d16ProcessGroupNCCL9allreduceERSt6vectorIN2at6TensorESaIS3_EE"),
+     "extension-abi-mismatch"),
+    # ... and macOS's dlopen wording
+    (_raised("import torchvision._C",
+             "ImportError: dlopen(/venv/lib/python3.11/site-packages/torchvision/_C.so, 0x0002): "
+             "Symbol not found: __ZN3c1017RegisterOperatorsD1Ev"),
+     "extension-abi-mismatch"),
+    # bitsandbytes 0.45 to 0.49 cextension.py: the first native call after a failed load
+    (_raised("optimizer = bnb.optim.AdamW8bit(model.parameters(), lr=1e-4)",
+             "RuntimeError: \n🚨 CUDA VERSION MISMATCH 🚨\nRequested CUDA version:          12.8\n"
+             "Attempted to use bitsandbytes native library functionality but it's not "
+             "available.\n\nNative code method attempted to call: lib.cadam32bit_grad_fp32()"),
+     "bitsandbytes-without-cuda"),
+    # bitsandbytes 0.45 to 0.49: a CUDA runtime library missing (_format_dependency_error)
+    ("RuntimeError: \n"
+     "🚨 CUDA SETUP ERROR: Missing dependency: libcudart.so.12 🚨\n\n"
+     "CUDA 12.x runtime libraries were not found in the LD_LIBRARY_PATH.\n",
+     "bitsandbytes-without-cuda"),
+    # bitsandbytes 0.42 / 0.43: lib is None, an 8-bit matmul
+    (_raised("out = bnb.matmul(A, B, state=state)",
+             "AttributeError: 'NoneType' object has no attribute 'cigemmlt_turing_32'"),
+     "bitsandbytes-without-cuda"),
+    # xFormers ops/fmha/common.py (the reason beside "No operator found"), a fixed spelling
+    ("NotImplementedError: No operator found for `memory_efficient_attention_forward` with "
+     "inputs:\n     query       : shape=(1, 2, 1, 40) (torch.float16)\n"
+     "`cutlassF-pt` is not supported because:\n    xFormers wasn't built with CUDA support\n",
+     "xformers-torch-mismatch"),
+    # NumPy 2.0.2 / 2.3.2 __multiarray_api.h: a module built with NumPy 2 on NumPy 1.x
+    ("RuntimeError: module was compiled against NumPy C-API version 0x10 (NumPy 1.23) but the "
+     "running NumPy has C-API version 0xe. Check the section C-API incompatibility at the "
+     "Troubleshooting ImportError section at https://numpy.org/devdocs/user/troubleshooting-"
+     "importerror.html#c-api-incompatibility for indications on how to solve this problem.\n"
+     + TRACE + "    import cv2\n"
+     "ImportError: numpy._core.multiarray failed to import\n",
+     "numpy-too-old"),
+    # NumPy 1.26.4 __ufunc_api.h import_umath, a NumPy 1.x module on NumPy 2
+    (_raised("import scipy.special",
+             "ImportError: numpy.core.umath failed to import"),
+     "numpy-abi"),
+    # older NumPy 1.x headers' _import_umath
+    ("AttributeError: _UFUNC_API not found\n" + TRACE + "    import old_ext\n"
+     "ImportError: numpy.core.umath failed to import\n",
+     "numpy-abi"),
+    # a pickle written under NumPy 2 read with NumPy 1.x (numpy._core is NumPy 2's package)
+    (_raised("state = torch.load(path, weights_only=False)",
+             "ModuleNotFoundError: No module named 'numpy._core.multiarray'"),
+     "numpy-pickle-from-numpy2"),
+    # Triton's bundled ptxas (torch 2.6 / triton 3.2) on an sm_120 GPU
+    ("torch._inductor.exc.InductorError: PTXASError: PTXAS error: Internal Triton PTX codegen "
+     "error\n`ptxas` stderr:\nptxas fatal   : Value 'sm_120a' is not defined for option "
+     "'gpu-name'\n",
+     "no-kernel-image"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
+def test_each_real_wording_names_its_rule(text, rule_id):
+    report = diagnose(from_text(text, "x.log"))
+    assert report.findings and report.findings[0].id == rule_id, report.findings
+
+
+HEALTHY = [
+    # torch 2.13 cpp_extension: a minor CUDA mismatch it accepts (a warning)
+    "The detected CUDA version (12.4) has a minor version mismatch with the version that was "
+    "used to compile PyTorch (12.1). Most likely this shouldn't be a problem.\n"
+    "step 100: loss 2.31\n",
+    "nvcc found at '/usr/local/cuda/bin/nvcc'; CUDA path '/usr/local/cuda' is correct\n",
+    "The current installed version of g++ (11.4.0) is within the range required by CUDA 12.1\n",
+    "clang version 15 is supported by this CUDA release\n",
+    "Python.h found in /usr/include/python3.11\n",
+    "ld.lld: found library -lcuda in /usr/lib/x86_64-linux-gnu\n",
+    "Compiler: g++ is found at /usr/bin/g++\n",
+    "libnvrtc-builtins.so.12.4 found in the system path\n",
+    "loaded libcusparse.so.12 and libc10.so from site-packages\n",
+    "Symbol found: __ZN3c1017RegisterOperatorsD1Ev\n",
+    "bitsandbytes native library functionality is available (CUDA 12.4)\n",
+    "xFormers was built with CUDA support (cutlassF, flshattF available)\n",
+    "module was compiled against NumPy C-API version 0x10 (NumPy 1.23); running NumPy 2.1.3\n",
+    "numpy.core.umath imported\n",
+    "numpy 2.1.3: numpy._core loaded\n",
+    "ptxas info    : Used 64 registers, 416 bytes cmem[0] for sm_90a\n",
+]
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_healthy_near_misses_are_not_failures(text):
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
