@@ -1261,6 +1261,21 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    state = torch.load(path, weights_only=False)\nModuleNotFoundError: No module "
         "named 'numpy._core'\n",
         "numpy 2.1.3 loaded from site-packages/numpy/_core; checkpoint read\n"),
+    # SGLang 0.4.6 (model_executor/model_runner.py init_torch_distributed)
+    "sglang-memory-unbalanced": (
+        TRACE + "    min_per_gpu_memory = self.init_torch_distributed()\nValueError: The memory "
+        "capacity is unbalanced. Some GPUs may be occupied by other processes. "
+        "min_per_gpu_memory=30.52, local_gpu_memory=78.61, local_gpu_memory * 0.9=70.749\n",
+        "[2025-05-02 10:11:12 TP0] WARNING model_runner.py:387: The memory capacity is "
+        "unbalanced. Some GPUs may be occupied by other processes. min_per_gpu_memory=30.52\n"
+        "[2025-05-02 10:11:40 TP0] Load weight end. mem usage=14.99 GB.\n"),
+    # verl 0.5.0 (workers/rollout/vllm_rollout/vllm_rollout.py)
+    "verl-rollout-tp-too-large": (
+        "(WorkerDict pid=4121) " + TRACE + "    assert tensor_parallel_size <= "
+        "torch.distributed.get_world_size(), \"tensor parallel size should be less than or "
+        "equal to the world size\"\nAssertionError: tensor parallel size should be less than or "
+        "equal to the world size\n",
+        "(WorkerDict pid=4121) rollout tensor parallel size 2, world size 8\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
