@@ -1276,6 +1276,24 @@ CASES: dict[str, tuple[str, str]] = {
         "equal to the world size\"\nAssertionError: tensor parallel size should be less than or "
         "equal to the world size\n",
         "(WorkerDict pid=4121) rollout tensor parallel size 2, world size 8\n"),
+    # torch_npu 2.6 (NPUCachingAllocator)
+    "accelerator-oom": (
+        TRACE + "    loss.backward()\nRuntimeError: NPU out of memory. Tried to allocate 2.00 GiB "
+        "(NPU 0; 60.97 GiB total capacity; 57.23 GiB already allocated; 57.23 GiB current "
+        "active; 1.21 GiB free; 58.81 GiB reserved in total by PyTorch) If reserved memory is >> "
+        "allocated memory try setting max_split_size_mb to avoid fragmentation.\n",
+        "[rank0] step 100: npu memory allocated 57.23 GiB of 60.97 GiB; PYTORCH_NPU_ALLOC_CONF "
+        "unset\n"),
+    # torch 2.13's MPS tests quote it
+    "mps-dtype-unsupported": (
+        TRACE + "    x = torch.from_numpy(batch).to('mps')\nTypeError: Cannot convert a MPS Tensor "
+        "to float64 dtype as the MPS framework doesn't support float64. Please use float32 "
+        "instead.\n",
+        "casting float64 inputs to float32 before moving them to mps\n"),
+    # torch 2.13 (xpu/__init__.py)
+    "torch-without-xpu": (
+        TRACE + "    model.to('xpu')\nAssertionError: Torch not compiled with XPU enabled\n",
+        "torch 2.13.0+xpu: compiled with XPU enabled, 4 devices found\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
