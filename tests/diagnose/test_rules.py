@@ -1294,6 +1294,13 @@ CASES: dict[str, tuple[str, str]] = {
     "torch-without-xpu": (
         TRACE + "    model.to('xpu')\nAssertionError: Torch not compiled with XPU enabled\n",
         "torch 2.13.0+xpu: compiled with XPU enabled, 4 devices found\n"),
+    # megatron-core 0.19.2 megatron/training/arguments.py (--use-megatron-fsdp)
+    "megatron-device-max-connections-not-one": (
+        TRACE + "    assert os.environ.get('CUDA_DEVICE_MAX_CONNECTIONS') != \"1\", \\\n"
+        "AssertionError: FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset.\n",
+        "WARNING: Using tensor model parallelism or context parallelism with Megatron-FSDP "
+        "together. Try not to using them together since they require different "
+        "CUDA_MAX_CONNECTIONS settings for best performance.\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
