@@ -1301,6 +1301,28 @@ CASES: dict[str, tuple[str, str]] = {
         "WARNING: Using tensor model parallelism or context parallelism with Megatron-FSDP "
         "together. Try not to using them together since they require different "
         "CUDA_MAX_CONNECTIONS settings for best performance.\n"),
+    # datasets 2.14.5 .. 4.0.0 (utils/py_utils.py iflatmap_unordered)
+    "datasets-map-worker-died": (
+        TRACE + "    ds = ds.map(tokenize, batched=True, num_proc=32)\nRuntimeError: One of the "
+        "subprocesses has abruptly died during map operation.To debug the error, disable "
+        "multiprocessing.\n",
+        "Map (num_proc=32): 100%|##########| 50000/50000 [00:12<00:00, 4012.33 examples/s]\n"),
+    # torch 2.13 (PyTorchStreamWriter::setup, libtorch_cpu strings)
+    "checkpoint-dir-missing": (
+        TRACE + "    torch.save(state, f\"{args.out}/step_{step}/model.pt\")\nRuntimeError: "
+        "Parent directory /local/out/step_1000 does not exist.\n",
+        "[rank0]: created parent directory /local/out/step_1000; saving model.pt\n"),
+    # transformers 4.30 .. 5.24 (trainer.py _load_from_checkpoint)
+    "trainer-checkpoint-not-found": (
+        TRACE + "    trainer.train(resume_from_checkpoint=args.resume)\nValueError: Can't find a "
+        "valid checkpoint at /local/out/checkpoint-1000\n",
+        "Loading model from /shared/out/checkpoint-1000 (a valid checkpoint)\n"),
+    # wandb 0.19 .. 0.22 (sdk/wandb_init.py)
+    "wandb-init-timeout": (
+        TRACE + "    wandb.init(project=\"llm\")\nwandb.errors.errors.CommError: Run "
+        "initialization has timed out after 90.0 sec. Please try increasing the timeout with "
+        "the `init_timeout` setting: `wandb.init(settings=wandb.Settings(init_timeout=120))`.\n",
+        "wandb: Run initialization finished after 3.1 sec; syncing run gallant-sun-12\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
