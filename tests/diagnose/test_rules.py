@@ -1247,6 +1247,12 @@ CASES: dict[str, tuple[str, str]] = {
         "packages/torch/distributed/distributed_c10d.py\", line 4159, in barrier\n[rank1]:     "
         "work.wait()\n[rank1]: KeyboardInterrupt\n",
         "[rank1]: step 200: dist.barrier() done; KeyboardInterrupt handler installed\n"),
+    # vLLM's pynccl (pynccl_wrapper.py NCCL_CHECK) on a rank whose peer went away
+    "nccl-remote-error": (
+        TRACE + "    raise RuntimeError(f\"NCCL error: {error_str}\")\nRuntimeError: NCCL error: "
+        "remote process exited or there was a network error\n",
+        "node1:812:830 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>\n"
+        "node1:812:830 [0] NCCL INFO comm 0x5581 rank 0 nranks 16 - Init COMPLETE\n"),
     # DeepSpeed's launcher (launcher/runner.py), after its warning that it found no hostfile
     "deepspeed-no-hostfile": (
         "[2024-05-02 10:11:12,345] [WARNING] [runner.py:202:fetch_hostfile] Unable to find "
@@ -1257,6 +1263,14 @@ CASES: dict[str, tuple[str, str]] = {
         "hostfile, will proceed with training with local resources only.\n"
         "[2024-05-02 10:11:13,001] [INFO] [runner.py:568:main] cmd = /usr/bin/python -u -m "
         "deepspeed.launcher.launch --world_info=e30= --master_addr=127.0.0.1 train.py\n"),
+    # NumPy 2.4 (numpy/_core/__init__.py) with its _multiarray_umath missing
+    "numpy-install-broken": (
+        TRACE + "    raise ImportError(msg) from exc\nImportError: \n\nIMPORTANT: PLEASE READ THIS "
+        "FOR ADVICE ON HOW TO SOLVE THIS ISSUE!\n\nImporting the numpy C-extensions failed. "
+        "This error can happen for\nmany reasons, often due to issues with your setup or how "
+        "NumPy was\ninstalled.\n\nOriginal error was: No module named "
+        "'numpy._core._multiarray_umath'\n",
+        "numpy 2.4.6 /venv/lib/python3.11/site-packages/numpy/__init__.py; C-extensions loaded\n"),
     "numpy-pickle-from-numpy2": (
         TRACE + "    state = torch.load(path, weights_only=False)\nModuleNotFoundError: No module "
         "named 'numpy._core'\n",

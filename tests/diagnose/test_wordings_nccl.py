@@ -35,13 +35,13 @@ WORDINGS = [
     ("[rank1]:[E ProcessGroupNCCL.cpp:1182] [PG 0 Rank 1] Process group watchdog thread "
      "terminated with exception: NCCL error: remote process exited or there was a network "
      "error, NCCL version 2.20.5\n",
-     "nccl-network"),
+     "nccl-remote-error"),
     # vLLM / SGLang pynccl_wrapper.py NCCL_CHECK
     (TRACE + "RuntimeError: NCCL error: remote process exited or there was a network error\n",
-     "nccl-network"),
+     "nccl-remote-error"),
     # torch/csrc/cuda/nccl.cpp (torch.cuda.nccl, DataParallel's broadcast)
     (TRACE + "RuntimeError: NCCL Error 6: remote process exited or there was a network error\n",
-     "nccl-network"),
+     "nccl-remote-error"),
     # older NCCL (2.7) include/shm.h: the segment in /dev/shm could not be extended
     ("4e9a7654171e:8639:8745 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : "
      "No space left on device\n4e9a7654171e:8639:8745 [0] NCCL INFO include/shm.h:41 -> 2\n",

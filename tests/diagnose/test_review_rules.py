@@ -1,0 +1,118 @@
+"""A review of the widened wordings: lines that healthy runs print, causes that a widened
+generic rule took from a more specific one, and wordings checked against the libraries'
+own text."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text
+
+TRACE = ("Traceback (most recent call last):\n"
+         "  File \"/workspace/train.py\", line 88, in <module>\n"
+         "    main()\n")
+
+HEALTHY = [
+    # mmengine's collect_env (mmdet, mmseg...) runs "$CUDA_HOME/bin/nvcc" -V through the
+    # shell at every start; on a CUDA runtime image (/usr/local/cuda, no nvcc) the shell
+    # complains, mmengine prints NVCC: Not Available, and training goes on
+    ("/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n"
+     "2024/05/02 10:11:12 - mmengine - INFO - \n"
+     "------------------------------------------------------------\n"
+     "System environment:\n    sys.platform: linux\n    CUDA available: True\n"
+     "    CUDA_HOME: /usr/local/cuda\n    NVCC: Not Available\n    PyTorch: 2.1.2\n"
+     "------------------------------------------------------------\n"
+     "2024/05/02 10:12:40 - mmengine - INFO - Epoch(train)  [1][  50/1250]  lr: 1.0000e-02"
+     "  loss: 1.2345\n"),
+]
+
+
+@pytest.mark.parametrize("text", HEALTHY)
+def test_a_healthy_line_is_no_failure(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
+
+
+OOM_RANK1 = ("[rank1]: Traceback (most recent call last):\n"
+             "[rank1]:   File \"/work/train.py\", line 78, in <module>\n"
+             "[rank1]:     out = model(x)\n"
+             "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+             "GPU 1 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n")
+
+FAILING = [
+    # ninja's shell without nvcc: the same line is the cause beside the failed build
+    ("Building extension module fused_adam...\n"
+     "[1/3] /usr/local/cuda/bin/nvcc -DTORCH_EXTENSION_NAME=fused_adam -c multi_tensor_adam.cu "
+     "-o multi_tensor_adam.cuda.o\nFAILED: multi_tensor_adam.cuda.o\n"
+     "/usr/local/cuda/bin/nvcc -DTORCH_EXTENSION_NAME=fused_adam -c multi_tensor_adam.cu "
+     "-o multi_tensor_adam.cuda.o\n/bin/sh: 1: /usr/local/cuda/bin/nvcc: not found\n"
+     "ninja: build stopped: subcommand failed.\n" + TRACE
+     + "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status "
+     "1.\nRuntimeError: Error building extension 'fused_adam'\n",
+     "cuda-home-missing"),
+    # srun without --kill-on-bad-exit: rank 1 died of an OOM, rank 0 hung in all_reduce
+    # until a Ctrl-C; the OOM is the cause, the interrupted wait its symptom
+    (OOM_RANK1 + "^CTraceback (most recent call last):\n"
+     "  File \"/work/train.py\", line 80, in <module>\n    dist.all_reduce(loss)\n"
+     "  File \"/usr/local/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", "
+     "line 2810, in all_reduce\n    work.wait()\nKeyboardInterrupt\n"
+     "srun: interrupt (one more within 1 sec to abort)\n",
+     "cuda-oom"),
+    # vLLM's pynccl on the worker whose peer died of an OOM: the peer's OOM is the cause
+    ("(VllmWorkerProcess pid=2211) ERROR 05-02 10:11:12 multiproc_worker_utils.py:226] "
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 1 has a total "
+     "capacity of 79.11 GiB of which 512.00 MiB is free.\n" + TRACE
+     + "    raise RuntimeError(f\"NCCL error: {error_str}\")\n"
+     "RuntimeError: NCCL error: remote process exited or there was a network error\n",
+     "cuda-oom"),
+    # torch's ProcessGroupNCCL on rank 0, rank 1's OOM beside it
+    ("[rank0]: Traceback (most recent call last):\n[rank0]:     dist.all_reduce(loss)\n"
+     "[rank0]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/"
+     "distributed/c10d/ProcessGroupNCCL.cpp:3356, remote process exited or there was a network "
+     "error, NCCL version 2.21.5\n[rank0]: ncclRemoteError: A call failed possibly due to a "
+     "network error or a remote process exiting prematurely.\n" + OOM_RANK1,
+     "cuda-oom"),
+    # alone, it is named as the remote error (its advice: the peer, else the network)
+    ("[rank0]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/"
+     "distributed/c10d/ProcessGroupNCCL.cpp:3356, remote process exited or there was a network "
+     "error, NCCL version 2.21.5\n[rank0]: ncclRemoteError: A call failed possibly due to a "
+     "network error or a remote process exiting prematurely.\n",
+     "nccl-remote-error"),
+    # with the network's own evidence, the network
+    ("[rank0]: ncclRemoteError: A call failed possibly due to a network error or a remote "
+     "process exiting prematurely.\n[rank0]: Last error:\n[rank0]: NET/IB : Got completion from "
+     "peer 10.0.0.2<43121> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n",
+     "nccl-network"),
+    # accelerate 0.27 .. 1.2 (launchers.py) say CUDA, later 1.x say device
+    (TRACE + "RuntimeError: Could not start distributed process. Libraries known to initialize "
+     "CUDA upon import have been imported already. Please keep these imports inside your "
+     "training function to try and help with this:\n\t* `bitsandbytes`\n",
+     "cuda-fork-after-init"),
+    (TRACE + "RuntimeError: Could not start distributed process. Libraries known to initialize "
+     "device upon import have been imported already. Please keep these imports inside your "
+     "training function to try and help with this:\n\t* `bitsandbytes`\n",
+     "cuda-fork-after-init"),
+    # NumPy 2.4's own core missing (a broken install) is not a NumPy 1.x reading a NumPy 2
+    # pickle: the version installed is 2.x
+    ("Traceback (most recent call last):\n"
+     "  File \"/venv/lib/python3.11/site-packages/numpy/_core/overrides.py\", line 6, in "
+     "<module>\n    from numpy._core._multiarray_umath import (\n"
+     "ModuleNotFoundError: No module named 'numpy._core._multiarray_umath'\n\n"
+     "The above exception was the direct cause of the following exception:\n\n" + TRACE
+     + "    raise ImportError(msg) from exc\nImportError: \n\nIMPORTANT: PLEASE READ THIS FOR "
+     "ADVICE ON HOW TO SOLVE THIS ISSUE!\n\nImporting the numpy C-extensions failed. This error "
+     "can happen for\nmany reasons, often due to issues with your setup or how NumPy was\n"
+     "installed.\nWe found no compiled module, did NumPy build successfully?\n\n"
+     "Original error was: No module named 'numpy._core._multiarray_umath'\n",
+     "numpy-install-broken"),
+    # the pickle itself still is
+    (TRACE + "    state = torch.load(path, weights_only=False)\nModuleNotFoundError: No module "
+     "named 'numpy._core.multiarray'\n",
+     "numpy-pickle-from-numpy2"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id"), FAILING)
+def test_the_cause_is_named_first(text: str, rule_id: str) -> None:
+    result = diagnose(from_text(text, "x.log"))
+    assert result.findings, text
+    assert result.findings[0].id == rule_id
