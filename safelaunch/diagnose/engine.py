@@ -138,8 +138,10 @@ def _line_shapes(text: str) -> str | None:
     return shapes if len(shapes) * 4 < len(text) else None
 
 
-def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
-    found: list[Evidence] = []
+def _search(rule: Rule, log: LogText, views: _Views) -> list[tuple[Evidence, int]]:
+    """The rule's lines in one reading of a log, each with the last line of the log it
+    holds (a line of a joined reading may hold several)."""
+    found: list[tuple[Evidence, int]] = []
     text = log.text
     for pattern in rule.patterns:
         if pattern.ignore_case:
@@ -159,10 +161,16 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
         for start in starts:
             if launchers.inside(views.warned(log), start):
                 continue  # a logged warning (Dynamo's eager fallback) the run went on from
-            found.append(_evidence(log, start))
+            evidence = _evidence(log, start)
+            found.append((evidence, _last_line(log, start) if log.joined else evidence.line))
             if len(found) >= MAX_MATCHES:
                 return found
     return found
+
+
+def _last_line(log: LogText, start: int) -> int:
+    end = log.text.find("\n", start)
+    return log.body.line_at(len(log.text) if end < 0 else end)
 
 
 def _match_lines(matches: Iterator[re.Match[str]], text: str) -> Iterator[int]:
@@ -252,17 +260,21 @@ def _readings(logs: LogSet) -> list[LogText]:
     readings = list(logs.texts)
     for log in logs.texts:
         if (body := unwrapped(log.body)) is not None:
-            readings.append(LogText(body, log.path, log.rank, log.labels))
+            readings.append(LogText(body, log.path, log.rank, log.labels, joined=True))
     return readings
 
 
 def _patterns_found(rule: Rule, readings: list[LogText], views: _Views) -> list[Evidence]:
+    """The rule's lines in every reading; a joined line only where the log's own lines it
+    holds showed none (a terminal-wide line joined to the error after it is not evidence
+    again)."""
     found: list[Evidence] = []
     seen: set[tuple[str, int]] = set()
     for log in readings:
-        for evidence in _search(rule, log, views):
-            if (evidence.file, evidence.line) not in seen:
-                seen.add((evidence.file, evidence.line))
+        for evidence, last in _search(rule, log, views):
+            held = {(evidence.file, line) for line in range(evidence.line, last + 1)}
+            if not held & seen:
+                seen |= held
                 found.append(evidence)
     return found
 

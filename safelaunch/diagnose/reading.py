@@ -10,7 +10,8 @@ are read as their ASCII originals, one character for one, so offsets and lines s
 A log a terminal's program wrote is read as the terminal showed it: its escape sequences
 (colours, cursor moves) are dropped, Windows' ``\\r\\n`` ends a line like ``\\n``, and a lone
 ``\\r`` (a progress bar drawn over itself, tqdm's) ends a line too, so a traceback printed after
-a thousand redraws of a bar starts a line of its own instead of being cut at ``LINE_CAP``.
+a thousand redraws of a bar starts a line of its own instead of being cut at ``LINE_CAP``.  Such
+a line is not counted: the line numbers stay those an editor, ``grep -n`` and ``sed -n`` give.
 A message that a terminal or a web page wrapped onto the next line (``killed by signal: Bus`` /
 ``error. It is possible ...``) can be read joined again (``unwrapped``).
 """
@@ -51,23 +52,31 @@ WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
 TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
-ESCAPE_MAX = 64
-"""An escape sequence this long may be split across two chunks: held back to the next."""
+LINE_ENDS = re.compile("[\r\n]")
+ESCAPE_MAX = LINE_CAP
+"""An escape sequence this long (a hyperlink's) may be split across two chunks: held back."""
 
 
-def as_shown(text: str) -> str:
-    """``text`` as a terminal shows it: without escape sequences, and with each ``\\r\\n``
-    and lone ``\\r`` a ``\\n``."""
+def without_escapes(text: str) -> str:
+    """``text`` without escape sequences, each ``\\r\\n`` a ``\\n``; a lone ``\\r`` is kept."""
     if "\x1b" in text:
         text = ESCAPES.sub("", text)
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r\n" in text:
+        text = text.replace("\r\n", "\n")
     return text
 
 
-class _Shown:
-    """``as_shown`` for a text read in chunks: a ``\\r`` or an escape sequence at the end of a
-    chunk may go on in the next one, so it waits for it."""
+def shown(text: str, tail_start: int = -1, tail_first_line: int = 0) -> Text:
+    """``text`` (without escape sequences) with each lone ``\\r`` a line end, its lines
+    counted as the file's: by its ``\\n`` only."""
+    if "\r" not in text:
+        return Text(text, tail_start, tail_first_line)
+    return Text(text.replace("\r", "\n"), tail_start, tail_first_line, text)
+
+
+class _Unescaper:
+    """``without_escapes`` for a text read in chunks: a ``\\r`` or an escape sequence at the
+    end of a chunk may go on in the next one, so it waits for it."""
 
     def __init__(self) -> None:
         self.held = ""
@@ -75,15 +84,16 @@ class _Shown:
     def feed(self, chunk: str, final: bool) -> str:
         chunk = self.held + chunk
         self.held = ""
-        if not final:
-            cut = len(chunk)
-            if chunk.endswith("\r"):
-                cut -= 1
-            escape = chunk.rfind("\x1b", max(0, cut - ESCAPE_MAX))
-            if escape >= 0 and "\n" not in chunk[escape:cut]:
-                cut = escape  # maybe a sequence not yet ended
-            chunk, self.held = chunk[:cut], chunk[cut:]
-        return as_shown(chunk)
+        if final:
+            return without_escapes(chunk)
+        cut = len(chunk)
+        escape = chunk.rfind("\x1b", max(0, cut - ESCAPE_MAX))
+        if escape >= 0 and "\n" not in chunk[escape:]:
+            cut = escape  # maybe a sequence not yet ended
+        chunk, self.held = without_escapes(chunk[:cut]), chunk[cut:]
+        if chunk.endswith("\r"):  # maybe the start of a \r\n, once escapes between are gone
+            chunk, self.held = chunk[:-1], "\r" + self.held
+        return chunk
 
 
 def plain_punctuation(text: str) -> str:
@@ -100,7 +110,8 @@ class Text:
     """Where the kept end begins in ``text`` (-1: nothing was skipped)."""
     tail_first_line: int = 0
     lines: str | None = None
-    """The text whose newlines count the lines, where ``text`` has some of them joined."""
+    """The text whose newlines count the lines, where ``text`` has some of them joined, or
+    has a line end where the log has a lone ``\\r``."""
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
@@ -138,7 +149,8 @@ def unwrapped(body: Text) -> Text | None:
     chars = list(words)
     for at in joins:
         chars[at] = " "
-    return Text("".join(chars), body.tail_start, body.tail_first_line, text)
+    lines = text if body.lines is None else body.lines
+    return Text("".join(chars), body.tail_start, body.tail_first_line, lines)
 
 
 def _wrap_width(lines: list[str]) -> int | None:
@@ -176,30 +188,32 @@ def _joined_at_width(text: str) -> str | None:
 
 
 class _Capper:
-    """Cuts lines longer than LINE_CAP across chunk boundaries."""
+    """Cuts lines longer than LINE_CAP across chunk boundaries; a lone ``\\r`` ends a line."""
 
     def __init__(self) -> None:
         self.column = 0  # characters of the current line seen so far
 
     def feed(self, chunk: str) -> str:
-        pieces = chunk.split("\n")
+        pieces = LINE_ENDS.split(chunk) if "\r" in chunk else chunk.split("\n")
         longest = max(map(len, pieces))
         if self.column + longest <= LINE_CAP:
             self.column = len(pieces[-1]) + (self.column if len(pieces) == 1 else 0)
             return chunk
+        ends = LINE_ENDS.findall(chunk)
         out = []
         for number, piece in enumerate(pieces):
             if number:
                 self.column = 0
+                out.append(ends[number - 1])
             room = max(0, LINE_CAP - self.column)
             out.append(piece[:room])
             self.column += len(piece)
-        return "\n".join(out)
+        return "".join(out)
 
 
 def read_stream(stream: BinaryIO) -> Text:
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    shown = _Shown()
+    unescaper = _Unescaper()
     capper = _Capper()
     head: list[str] = []
     head_size = 0
@@ -209,7 +223,7 @@ def read_stream(stream: BinaryIO) -> Text:
     skipped = False
     while True:
         raw = stream.read(CHUNK)
-        chunk = capper.feed(shown.feed(decoder.decode(raw, final=not raw), final=not raw))
+        chunk = capper.feed(unescaper.feed(decoder.decode(raw, final=not raw), final=not raw))
         if chunk and head_size < HEAD_CHARS:
             head.append(chunk)
             head_size += len(chunk)
@@ -225,11 +239,11 @@ def read_stream(stream: BinaryIO) -> Text:
             break
     head_text = plain_punctuation("".join(head))
     if not skipped:
-        return Text(head_text + plain_punctuation("".join(tail)))
+        return shown(head_text + plain_punctuation("".join(tail)))
     marker = f"\n[... {skipped_lines} lines not read ...]\n"
     first = head_text.count("\n") + skipped_lines + 1
-    return Text(head_text + marker + plain_punctuation("".join(tail)), len(head_text)
-                + len(marker), first)
+    return shown(head_text + marker + plain_punctuation("".join(tail)),
+                 len(head_text) + len(marker), first)
 
 
 KERNEL_FILESYSTEMS = ("/proc", "/sys", "/sys/kernel/debug", "/sys/kernel/tracing")

@@ -22,11 +22,12 @@ from safelaunch.diagnose import launchers, tracebacks
 from safelaunch.diagnose.kb import Fact
 from safelaunch.diagnose.reading import (
     Text,
-    as_shown,
     plain_punctuation,
     read_path,
     read_stream,
+    shown,
     unwrapped,
+    without_escapes,
 )
 from safelaunch.diagnose.summary import HangFinding, RankRecord, SummaryRecord, dicts
 from safelaunch.errors import UsageError
@@ -54,6 +55,9 @@ class LogText:
     """The rank of every line, or None when lines carry their own prefix."""
     labels: bool = False
     """Lines start with ``srun --label``'s task number."""
+    joined: bool = False
+    """A reading with its wrapped lines joined again (``reading.unwrapped``): a line of it may
+    hold several of the log's."""
 
     @property
     def text(self) -> str:
@@ -364,7 +368,7 @@ TEXT_FACT_EVIDENCE = {
 
 
 def from_text(text: str, source: str) -> LogSet:
-    return from_body(Text(plain_punctuation(as_shown(text))), source)
+    return from_body(shown(plain_punctuation(without_escapes(text))), source)
 
 
 def from_body(body: Text, source: str) -> LogSet:
@@ -372,7 +376,11 @@ def from_body(body: Text, source: str) -> LogSet:
     logs = LogSet([LogText(body, source, None, labels)], source)
     report = launchers.root_cause(body.text)
     if report.rank is None and report.returncode is None and (joined := unwrapped(body)):
-        report = launchers.root_cause(joined.text)  # a report a terminal wrapped
+        rejoined = launchers.root_cause(joined.text)  # a report a terminal wrapped
+        # what the log's own lines showed stays (a "Killed" line the join glued to another)
+        report.rank, report.returncode = rejoined.rank, rejoined.returncode
+        report.failed = report.failed or rejoined.failed
+        report.facts |= rejoined.facts
     logs.root_rank, logs.root_returncode = report.rank, report.returncode
     logs.failed = True if report.failed else None
     for fact in report.facts:

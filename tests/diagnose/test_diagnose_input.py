@@ -108,6 +108,53 @@ def test_colours_are_dropped_even_across_chunks(monkeypatch):
     assert from_text(data.decode(), "x.log").texts[0].text == text
 
 
+def test_a_progress_bar_drawn_over_itself_keeps_the_files_line_numbers(monkeypatch):
+    """Each redraw of a bar reads as a line, but the line numbers quoted are the file's (an
+    editor's, ``grep -n``'s): a lone \\r ends no line there, in the kept end of a huge log
+    too, and in the reading with wrapped lines joined."""
+    bar = "".join(f"\r{n:3d}%|{'#' * (n // 10):10s}| {n}/100" for n in range(100))
+    data = ("step 1\n" + bar + "\nTraceback (most recent call last):\n"
+            '  File "train.py", line 9, in <module>\n'
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n").encode()
+    monkeypatch.setattr(reading, "CHUNK", 7)
+    body = reading.read_stream(io.BytesIO(data))
+    assert body.line_at(body.text.index("torch.OutOfMemoryError")) == 5
+    assert body.line_at(body.text.index(" 99%")) == 2
+    assert diagnose(from_body(body, "x.log")).findings[0].evidence[0].line == 5
+    assert diagnose(from_text(data.decode(), "x.log")).findings[0].evidence[0].line == 5
+    joined = reading.unwrapped(reading.Text(body.text + "x" * 60 + "\nwrapped on\n",
+                                            lines=body.lines))
+    assert joined is not None and joined.line_at(joined.text.index("torch.Out")) == 5
+    monkeypatch.setattr(reading, "HEAD_CHARS", 10)
+    monkeypatch.setattr(reading, "TAIL_CHARS", 150)
+    body = reading.read_stream(io.BytesIO(data))
+    assert "lines not read" in body.text
+    assert body.line_at(body.text.index("torch.OutOfMemoryError")) == 5
+
+
+def test_a_carriage_return_is_a_line_end_whatever_the_chunks(monkeypatch):
+    """A lone \\r ends a line even where it is longer than LINE_CAP, and a \\r before an
+    escape sequence and a \\n is one line end, wherever the chunks are cut."""
+    data = b"a\r\x1b[0m\nb\r\x1b[Kc\r\n" + b"x" * 50 + b"\r" + b"y" * 50 + b"\nz\n"
+    monkeypatch.setattr(reading, "LINE_CAP", 20)
+    for chunk in range(1, 12):
+        monkeypatch.setattr(reading, "CHUNK", chunk)
+        body = reading.read_stream(io.BytesIO(data))
+        assert body.text == "a\nb\nc\n" + "x" * 20 + "\n" + "y" * 20 + "\nz\n", chunk
+        assert body.line_at(body.text.index("z")) == 4
+
+
+def test_a_long_hyperlink_split_across_chunks_is_dropped(monkeypatch):
+    """rich's tracebacks link their files (OSC 8): a sequence longer than 64 characters."""
+    link = ("\x1b]8;id=1;file:///home/user/project/src/models/transformer/attention.py\x1b\\"
+            "attention.py\x1b]8;;\x1b\\")
+    data = ("x" * 40 + "\n" + link + ":12 RuntimeError: boom\n").encode()
+    for chunk in (60, 90, 110, 115):
+        monkeypatch.setattr(reading, "CHUNK", chunk)
+        text = reading.read_stream(io.BytesIO(data)).text
+        assert text == "x" * 40 + "\nattention.py:12 RuntimeError: boom\n", chunk
+
+
 def _diagnose_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(safelaunch_cmd("diagnose", *args), capture_output=True, text=True,
                           timeout=60, **kwargs)  # type: ignore[call-overload]

@@ -1941,6 +1941,22 @@ def test_lines_a_terminal_cut_at_its_width_are_read_joined():
     assert (finding.id, finding.rank) == ("oom-killer", 1)
 
 
+def test_a_line_of_a_terminals_width_before_an_error_is_not_quoted_with_it():
+    # a whole line of 80 characters, then the error: joined, they would be quoted again, at
+    # the first one's line, with the first one's words
+    text = ("step 1\n" + "[2024-05-01 10:00:00] loading checkpoint shards from /data/models/"
+            "llama-7b/model-00001"[:80] + "\nRuntimeError: CUDA error: out of memory\nnext\n")
+    evidence = diagnose(from_text(text, "x.log")).findings[0].evidence
+    assert [(e.line, e.text) for e in evidence] == [
+        (3, "RuntimeError: CUDA error: out of memory")]
+
+
+def test_a_killed_line_glued_to_a_line_of_a_terminals_width_still_fails():
+    bar = "Epoch 3:  45%|####5     | 450/1000 [12:01<14:40,  1.60s/it, loss=0.231, v_num=7]"
+    assert len(bar) == 80
+    assert from_text("loading data\n" + bar + "\nKilled\n", "x.log").failing
+
+
 def test_records_of_one_length_are_no_terminal_cut():
     from safelaunch.diagnose.reading import Text, unwrapped
     warning = ("[W1123 23:05:44 socket.cpp:764] [c10d] The IPv6 network addresses of (node-0, "
