@@ -104,6 +104,7 @@ class _Views:
         self._lowered: dict[int, str] = {}
         self._shapes: dict[int, str | None] = {}
         self._warned: dict[int, list[launchers.Span]] = {}
+        self._counts: dict[tuple[str, str], int] = {}
 
     def lowered(self, log: LogText) -> str:
         if id(log) not in self._lowered:
@@ -119,6 +120,18 @@ class _Views:
     def may_hold(self, log: LogText, keyword: str) -> bool:
         shapes = self.shapes(log)
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
+
+    def count(self, log: LogText, keyword: str) -> int:
+        """How often ``keyword`` occurs in the reading: counted once in the log as written,
+        whose count a reading joined at words only keeps for a keyword without a space."""
+        if log.joined and log.body.only_spaces and " " not in keyword:
+            known = self._counts.get((log.path, keyword))
+            if known is not None:
+                return known
+        hits = log.text.count(keyword) if self.may_hold(log, keyword) else 0
+        if not log.joined:
+            self._counts[(log.path, keyword)] = hits
+        return hits
 
     def warned(self, log: LogText) -> list[launchers.Span]:
         """The tracebacks logged as warnings that the log goes on after (where it stops in
@@ -152,7 +165,7 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[tuple[Evidence, int
         elif pattern.keyword is None:
             starts = _match_lines(pattern.regex.finditer(text), text)
         else:
-            hits = text.count(pattern.keyword) if views.may_hold(log, pattern.keyword) else 0
+            hits = views.count(log, pattern.keyword)
             if not hits:
                 continue
             # A rare keyword: try the pattern on the lines that hold it, never on the rest.

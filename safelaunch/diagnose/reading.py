@@ -23,7 +23,7 @@ import os
 import re
 import stat
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -112,6 +112,12 @@ class Text:
     lines: str | None = None
     """The text whose newlines count the lines, where ``text`` has some of them joined, or
     has a line end where the log has a lone ``\\r``."""
+    only_spaces: bool = False
+    """A joined reading whose joins only made newlines spaces (at a word): a word without a
+    space has the same occurrences in it as in the log."""
+    joined: Text | None = field(default=None, init=False, compare=False, repr=False)
+    """``unwrapped(self)``, once ``unwrapped`` has made it (``joined_made``)."""
+    joined_made: bool = field(default=False, init=False, compare=False, repr=False)
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
@@ -136,6 +142,12 @@ def unwrapped(body: Text) -> Text | None:
 
     Either way the text keeps its length, so offsets, and the line numbers ``line_at``
     gives, stay those of the log."""
+    if not body.joined_made:
+        body.joined, body.joined_made = _unwrapped(body), True
+    return body.joined
+
+
+def _unwrapped(body: Text) -> Text | None:
     text = body.text
     if len(text) > MAX_UNWRAP_CHARS:
         return None
@@ -150,7 +162,8 @@ def unwrapped(body: Text) -> Text | None:
     for at in joins:
         chars[at] = " "
     lines = text if body.lines is None else body.lines
-    return Text("".join(chars), body.tail_start, body.tail_first_line, lines)
+    return Text("".join(chars), body.tail_start, body.tail_first_line, lines,
+                only_spaces=joined is None)
 
 
 def _wrap_width(lines: list[str]) -> int | None:
