@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
@@ -92,6 +93,17 @@ def _evidence(log: LogText, start: int, text: str | None = None) -> Evidence:
 SHAPES_FROM = 1 << 20
 """A log of at least this many characters is also read as its distinct line shapes."""
 DIGITS = str.maketrans("123456789", "000000000")
+WORDS_FROM = 1 << 18
+"""A log of at least this many characters is also read as the set of its words."""
+WORD = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=4096)
+def _inner_words(keyword: str) -> tuple[str, ...]:
+    """The keyword's words that it holds whole (not its first or last word, which may be
+    part of a longer one in the log): each is a word of every line that holds the keyword."""
+    return tuple(m.group() for m in WORD.finditer(keyword)
+                 if m.start() > 0 and m.end() < len(keyword))
 
 
 class _Views:
@@ -105,6 +117,7 @@ class _Views:
         self._shapes: dict[int, str | None] = {}
         self._warned: dict[int, list[launchers.Span]] = {}
         self._counts: dict[tuple[str, str], int] = {}
+        self._words: dict[int, set[str] | None] = {}
 
     def lowered(self, log: LogText) -> str:
         if id(log) not in self._lowered:
@@ -121,14 +134,24 @@ class _Views:
         shapes = self.shapes(log)
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
 
+    def words(self, log: LogText) -> set[str] | None:
+        """The words of a long reading (None: a short one, where counting is cheap)."""
+        if id(log) not in self._words:
+            long = len(log.text) >= WORDS_FROM
+            self._words[id(log)] = set(WORD.findall(log.text)) if long else None
+        return self._words[id(log)]
+
     def count(self, log: LogText, keyword: str) -> int:
         """How often ``keyword`` occurs in the reading: counted once in the log as written,
-        whose count a reading joined at words only keeps for a keyword without a space."""
+        whose count a reading joined at words only keeps for a keyword without a space; not
+        counted at all where a word it holds whole is no word of a long log."""
         if log.joined and log.body.only_spaces and " " not in keyword:
             known = self._counts.get((log.path, keyword))
             if known is not None:
                 return known
-        hits = log.text.count(keyword) if self.may_hold(log, keyword) else 0
+        words = self.words(log)
+        absent = words is not None and any(w not in words for w in _inner_words(keyword))
+        hits = log.text.count(keyword) if not absent and self.may_hold(log, keyword) else 0
         if not log.joined:
             self._counts[(log.path, keyword)] = hits
         return hits

@@ -166,35 +166,38 @@ def _unwrapped(body: Text) -> Text | None:
                 only_spaces=joined is None)
 
 
-def _wrap_width(lines: list[str]) -> int | None:
-    """The width a terminal cut the log's lines at, if its longest lines say so."""
-    longest = max((len(line) for line in lines if len(set(line)) > 2), default=0)
-    if longest < WRAP_WIDTH_MIN:
-        return None
-    cut = sum(1 for number in range(len(lines) - 1) if _cut_at(lines, number, longest))
-    return longest if cut >= 2 or (cut and longest in TERMINAL_WIDTHS) else None
+def _cuts(lines: list[str]) -> set[int]:
+    """The numbers of the lines a terminal cut at its width, if the log's longest lines (not
+    separators of one repeated character) say so; none else."""
+    by_length: dict[int, list[int]] = {}
+    for number, line in enumerate(lines[:-1]):
+        if len(line) >= WRAP_WIDTH_MIN:
+            by_length.setdefault(len(line), []).append(number)
+    for width in sorted(by_length, reverse=True):
+        numbers = [number for number in by_length[width] if len(set(lines[number])) > 2]
+        if numbers:
+            cut = {number for number in numbers if _goes_on(lines[number], lines[number + 1])}
+            return cut if len(cut) >= 2 or (cut and width in TERMINAL_WIDTHS) else set()
+    return set()
 
 
-def _cut_at(lines: list[str], number: int, width: int) -> bool:
-    """Whether line ``number`` was cut at ``width`` and goes on on the next: not a line of
-    that length followed by another record of its kind (a repeated warning, the next step
-    of a progress log), which starts as it does."""
-    line, after = lines[number], lines[number + 1]
-    return (len(line) == width and len(set(line)) > 2 and bool(after)
-            and after[:RECORD_START] != line[:RECORD_START])
+def _goes_on(line: str, after: str) -> bool:
+    """Whether the line after one cut at the width goes on with it: not another record of
+    its kind (a repeated warning, the next step of a progress log), which starts as it does."""
+    return bool(after) and after[:RECORD_START] != line[:RECORD_START]
 
 
 def _joined_at_width(text: str) -> str | None:
     lines = text.split("\n")
-    width = _wrap_width(lines)
-    if width is None:
+    cut = _cuts(lines)
+    if not cut:
         return None
     out: list[str] = []
     group: list[str] = []
     for number, line in enumerate(lines):
         group.append(line)
-        if number + 1 < len(lines) and _cut_at(lines, number, width):
-            continue  # cut here: the next line goes on with it
+        if number in cut:
+            continue  # the next line goes on with it
         out.append("".join(group) + " " * (len(group) - 1))
         group = []
     return "\n".join(out)
