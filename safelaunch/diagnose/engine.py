@@ -135,10 +135,11 @@ class _Views:
         return shapes is None or "\n" in keyword or keyword.translate(DIGITS) in shapes
 
     def words(self, log: LogText) -> set[str] | None:
-        """The words of a long reading (None: a short one, where counting is cheap)."""
+        """The words of a long reading whose lines are too varied for their shapes to gain
+        (None: a short one, where counting is cheap, or one read by its shapes)."""
         if id(log) not in self._words:
-            long = len(log.text) >= WORDS_FROM
-            self._words[id(log)] = set(WORD.findall(log.text)) if long else None
+            varied = len(log.text) >= WORDS_FROM and self.shapes(log) is None
+            self._words[id(log)] = set(WORD.findall(log.text)) if varied else None
         return self._words[id(log)]
 
     def count(self, log: LogText, keyword: str) -> int:
@@ -149,9 +150,11 @@ class _Views:
             known = self._counts.get((log.path, keyword))
             if known is not None:
                 return known
-        words = self.words(log)
-        absent = words is not None and any(w not in words for w in _inner_words(keyword))
-        hits = log.text.count(keyword) if not absent and self.may_hold(log, keyword) else 0
+        hits = 0
+        if self.may_hold(log, keyword):
+            words = self.words(log)
+            if words is None or all(word in words for word in _inner_words(keyword)):
+                hits = log.text.count(keyword)
         if not log.joined:
             self._counts[(log.path, keyword)] = hits
         return hits

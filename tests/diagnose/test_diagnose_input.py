@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import subprocess
 
@@ -153,6 +154,25 @@ def test_a_long_hyperlink_split_across_chunks_is_dropped(monkeypatch):
         monkeypatch.setattr(reading, "CHUNK", chunk)
         text = reading.read_stream(io.BytesIO(data)).text
         assert text == "x" * 40 + "\nattention.py:12 RuntimeError: boom\n", chunk
+
+
+def test_a_long_log_of_varied_lines_still_finds_its_failure():
+    """A long log whose lines do not repeat is read by the set of its words: a rule whose
+    keyword holds a word the log lacks is skipped, the others are still looked for."""
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+             for _ in range(3000)]
+    lines = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 14)))
+             for _ in range(6000)]
+    middle = len(lines) // 2
+    text = "\n".join(lines[:middle] + [
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, "
+        "invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU detected : rank 1 "
+        "and rank 0 both on CUDA device 1000"] + lines[middle:]) + "\n"
+    assert len(text) >= 1 << 18
+    finding = diagnose(from_text(text, "x.log")).findings[0]
+    assert (finding.id, finding.rank) == ("nccl-duplicate-gpu", 1)
+    assert diagnose(from_text("\n".join(lines) + "\n", "x.log")).status == "no_failure"
 
 
 def _diagnose_cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
