@@ -165,10 +165,10 @@ def test_a_long_log_of_varied_lines_still_finds_its_failure():
     lines = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 14)))
              for _ in range(6000)]
     middle = len(lines) // 2
-    text = "\n".join(lines[:middle] + [
-        "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, "
-        "invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU detected : rank 1 "
-        "and rank 0 both on CUDA device 1000"] + lines[middle:]) + "\n"
+    failure = ("[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL"
+               ".cpp:1691, invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU "
+               "detected : rank 1 and rank 0 both on CUDA device 1000")
+    text = "\n".join([*lines[:middle], failure, *lines[middle:]]) + "\n"
     assert len(text) >= 1 << 18
     finding = diagnose(from_text(text, "x.log")).findings[0]
     assert (finding.id, finding.rank) == ("nccl-duplicate-gpu", 1)
