@@ -1915,13 +1915,9 @@ def test_a_message_wrapped_by_the_terminal_is_read_joined():
 
 
 def _cut(text: str, width: int) -> str:
-    lines = []
-    for line in text.splitlines():
-        while len(line) > width:
-            lines.append(line[:width])
-            line = line[width:]
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    """``text`` as a terminal ``width`` columns wide shows it."""
+    return "".join(line[at:at + width] + "\n" for line in text.splitlines()
+                   for at in range(0, len(line) or 1, width))
 
 
 def test_lines_a_terminal_cut_at_its_width_are_read_joined():

@@ -4,10 +4,6 @@ rule; and healthy lines that come near them."""
 
 from __future__ import annotations
 
-import pytest
-
-from safelaunch.diagnose import diagnose, from_text
-
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
 RUN_PY = ("Traceback (most recent call last):\n  File \"/usr/local/bin/torchrun\", line 8, in "
           "<module>\n    sys.exit(main())\n")
@@ -114,13 +110,3 @@ HEALTHY = [
     "usage: torchrun [-h] [--node-rank NODE_RANK]\n  --node-rank/--node_rank NODE_RANK  an int\n"
     "step 1 loss 2.30\n",
 ]
-
-
-@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
-def test_real_wording(text, rule_id):
-    assert diagnose(from_text(text, "x.log")).findings[0].id == rule_id
-
-
-@pytest.mark.parametrize("text", HEALTHY)
-def test_healthy_near_miss(text):
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"

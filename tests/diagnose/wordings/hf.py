@@ -3,10 +3,6 @@ evaluate, trl) across their releases, each diagnosed as its rule; and healthy ne
 
 from __future__ import annotations
 
-import pytest
-
-from safelaunch.diagnose import diagnose, from_text
-
 TRACE = ("Traceback (most recent call last):\n"
          "  File \"/opt/venv/lib/python3.11/site-packages/train.py\", line 41, in <module>\n")
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
@@ -126,12 +122,6 @@ WORDINGS = [
 ]
 
 
-@pytest.mark.parametrize("text,rule_id", WORDINGS)
-def test_hf_wording(text, rule_id):
-    findings = diagnose(from_text(text, "x.log")).findings
-    assert findings and findings[0].id == rule_id, [f.id for f in findings]
-
-
 HEALTHY = [
     # the retry that worked (a warning, and the run goes on)
     "Rate limit info: 4999/5000 requests remaining in current 300s window\n"
@@ -149,8 +139,3 @@ HEALTHY = [
     # GRPO's settings echoed
     "generation_batch_size: 16, num_generations: 8\n{'loss': 0.02, 'epoch': 0.6}\n",
 ]
-
-
-@pytest.mark.parametrize("text", HEALTHY)
-def test_hf_healthy_near_miss(text):
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"

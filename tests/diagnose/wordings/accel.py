@@ -5,10 +5,6 @@ come near them."""
 
 from __future__ import annotations
 
-import pytest
-
-from safelaunch.diagnose import diagnose, from_text
-
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
 LIGHTNING = "lightning.fabric.utilities.exceptions.MisconfigurationException: "
 PL = "pytorch_lightning.utilities.exceptions.MisconfigurationException: "
@@ -134,15 +130,3 @@ HEALTHY = [
     "rocBLAS: using TensileLibrary for GPU arch : gfx90a\n",
     "PYTORCH_ENABLE_MPS_FALLBACK=1 set; running on mps\n",
 ]
-
-
-@pytest.mark.parametrize("text, rule_id", WORDINGS)
-def test_real_wording_is_diagnosed(text, rule_id):
-    diagnosis = diagnose(from_text(text, "x.log"))
-    assert diagnosis.findings and diagnosis.findings[0].id == rule_id, (
-        [f.id for f in diagnosis.findings])
-
-
-@pytest.mark.parametrize("text", HEALTHY)
-def test_healthy_near_miss_is_no_failure(text):
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"

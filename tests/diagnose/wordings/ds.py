@@ -4,10 +4,6 @@ not be.  Each text is copied from the library's source at the release named besi
 
 from __future__ import annotations
 
-import pytest
-
-from safelaunch.diagnose import diagnose, from_text
-
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
 
 
@@ -139,11 +135,6 @@ WORDINGS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
-def test_each_real_wording_names_its_rule(text, rule_id):
-    assert diagnose(from_text(text, "x.log")).findings[0].id == rule_id
-
-
 HEALTHY = [
     # DeepSpeed op_builder/builder.py, 0.8.3 to 0.17.6: a minor CUDA mismatch it accepts
     "Installed CUDA version 12.4 does not match the version torch was compiled with 12.1 but "
@@ -167,8 +158,3 @@ HEALTHY = [
     "DeepSpeedCPUAdam created with ds_opt_adam op 0\n",
     "Loading extension module cpu_adam... ninja found, JIT load of cpu_adam op done\n",
 ]
-
-
-@pytest.mark.parametrize("text", HEALTHY)
-def test_healthy_near_misses_are_not_failures(text):
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"

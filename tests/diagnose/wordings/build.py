@@ -6,10 +6,6 @@ library's source (or, for compilers and linkers, their own output) named beside 
 
 from __future__ import annotations
 
-import pytest
-
-from safelaunch.diagnose import diagnose, from_text
-
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
 
 
@@ -152,12 +148,6 @@ WORDINGS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "rule_id"), WORDINGS)
-def test_each_real_wording_names_its_rule(text, rule_id):
-    report = diagnose(from_text(text, "x.log"))
-    assert report.findings and report.findings[0].id == rule_id, report.findings
-
-
 HEALTHY = [
     # torch 2.13 cpp_extension: a minor CUDA mismatch it accepts (a warning)
     "The detected CUDA version (12.4) has a minor version mismatch with the version that was "
@@ -179,8 +169,3 @@ HEALTHY = [
     "numpy 2.1.3: numpy._core loaded\n",
     "ptxas info    : Used 64 registers, 416 bytes cmem[0] for sm_90a\n",
 ]
-
-
-@pytest.mark.parametrize("text", HEALTHY)
-def test_healthy_near_misses_are_not_failures(text):
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"
