@@ -403,17 +403,12 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     return []
 
 
-NEAR_LINES = 30
-"""How close a ``near`` line must be to its ``paired`` line: a traceback's frames and its
-exception, a crash report and its backtrace."""
-
-
 TRACEBACK_HEAD = Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.TRACEBACK, False)
 
 
 def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
     """The lines of the rule's ``paired`` patterns that have a line of ``near`` within
-    ``NEAR_LINES`` lines of them, before or after, in the same log, of the same rank, and
+    ``near_lines`` lines of them, before or after, in the same log, of the same rank, and
     with no traceback begun between them (the frame of an exception chained before it);
     each followed by the closest such neighbour, which the diagnosis quotes too."""
     bare = replace(rule, warnings=[], paired=[], near=[])
@@ -424,7 +419,7 @@ def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
     heads = sources.of(replace(bare, patterns=[TRACEBACK_HEAD])) if near else []
     found: list[Evidence] = []
     for line in lines:
-        beside = [n for n in near if _beside(line, n, heads)]
+        beside = [n for n in near if _beside(line, n, heads, rule.near_lines)]
         if beside:  # the line, then the closest neighbour that makes it evidence
             closest = min(beside, key=lambda n: abs(n.line - line.line))
             found += [e for e in (line, closest) if e not in found]
@@ -435,8 +430,8 @@ def _same_rank(one: Evidence, other: Evidence) -> bool:
     return one.rank is None or other.rank is None or one.rank == other.rank
 
 
-def _beside(line: Evidence, near: Evidence, heads: list[Evidence]) -> bool:
-    if near.file != line.file or abs(near.line - line.line) > NEAR_LINES:
+def _beside(line: Evidence, near: Evidence, heads: list[Evidence], lines: int) -> bool:
+    if near.file != line.file or abs(near.line - line.line) > lines:
         return False
     if not _same_rank(line, near):
         return False  # another rank's lines, interleaved

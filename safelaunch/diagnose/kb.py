@@ -48,6 +48,9 @@ class Fact(str, Enum):
 
 KNOWN_FACTS = frozenset(fact.value for fact in Fact)
 EVIDENCE_SOURCES = ("patterns", "exceptions", "failures")
+NEAR_LINES = 30
+"""How close a ``near`` line must be to its ``paired`` line by default: a traceback's frames
+and its exception, a crash report and its backtrace."""
 _SPECIAL = set(".^$*+?{}[]|()")
 
 
@@ -92,6 +95,9 @@ class Rule:
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""
     near: list[Pattern] = field(default_factory=list)
+    near_lines: int = NEAR_LINES
+    """How close the ``near`` line must be (the frame an exception was raised in is the
+    traceback's last: two or three lines above it)."""
 
     @property
     def every_pattern(self) -> list[Pattern]:
@@ -153,7 +159,7 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with", "paired", "near"}
+             "symptom", "needs_failure", "warnings", "with", "paired", "near", "near_lines"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -181,7 +187,14 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
-                paired=paired, near=near)
+                paired=paired, near=near, near_lines=_near_lines(raw, where))
+
+
+def _near_lines(raw: dict[str, Any], where: str) -> int:
+    value = raw.get("near_lines", NEAR_LINES)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= NEAR_LINES:
+        raise ConfigError(f"{where}: near_lines must be a whole number from 1 to {NEAR_LINES}")
+    return value
 
 
 def _conditional_patterns(raw: dict[str, Any], where: str

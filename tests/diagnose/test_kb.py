@@ -84,6 +84,16 @@ def test_a_paired_line_without_its_neighbour_is_refused_in_one_line(body):
     assert "\n" not in err.value.message
 
 
+def test_how_near_a_paired_line_must_be_is_a_number_of_lines():
+    pair = '  paired: ["Bus error"]\n  near: ["ncclX"]'
+    assert parse_rules(WARNED_RULE.format(body=pair))[0].near_lines == 30
+    assert parse_rules(WARNED_RULE.format(body=pair + "\n  near_lines: 3"))[0].near_lines == 3
+    for bad in ("0", "31", "three", "true"):
+        with pytest.raises(ConfigError) as err:
+            parse_rules(WARNED_RULE.format(body=pair + f"\n  near_lines: {bad}"))
+        assert "near_lines must be a whole number from 1 to 30" in err.value.message
+
+
 @pytest.mark.parametrize(("pattern", "literal"), [
     # groups that may be absent, or offer alternatives, are not required literally
     (r"(?:bash|sh)(?:: line \d{1,6})?: (?:torchrun|python3?): (?:command )?not found",

@@ -2300,6 +2300,15 @@ def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
      "filters.py\", line 13, in <module>\n    from markupsafe import soft_unicode\nImportError: "
      "cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/dist-packages/"
      "markupsafe/__init__.py)\n", "library-version-skew"),
+    # ... or an argument one library passes to another that no longer takes it: the call
+    # is the traceback's last frame, in a library
+    ("Traceback (most recent call last):\n  File \"/venv/lib/python3.11/site-packages/torch/"
+     "distributed/elastic/multiprocessing/errors/__init__.py\", line 346, in wrapper\n    "
+     "return f(*args, **kwargs)\n  File \"/work/train_rlhf.py\", line 40, in main\n    "
+     "engine = LLM(model=args.model, worker_use_ray=True)\n  File \"/venv/lib/python3.11/"
+     "site-packages/vllm/entrypoints/llm.py\", line 210, in __init__\n    engine_args = "
+     "EngineArgs(\n             ^^^^^^^^^^^\nTypeError: EngineArgs.__init__() got an "
+     "unexpected keyword argument 'worker_use_ray'\n", "library-version-skew"),
     # ... but a project's own module, and setuptools' pkg_resources, keep their rules
     (TRACE + "ImportError: cannot import name 'build_model' from 'models' (/home/u/proj/models/"
      "__init__.py)\n", "module-not-found"),
@@ -3274,6 +3283,16 @@ def test_a_ctrl_c_is_a_hang_only_where_a_rank_waited_in_a_collective():
                   + "[rank0]: Traceback (most recent call last):\n[rank0]: KeyboardInterrupt\n")
     assert "interrupted-in-collective" not in [
         f.id for f in diagnose(from_text(other_rank, "x.log")).findings]
+
+
+def test_an_unexpected_argument_in_the_scripts_own_call_is_no_version_skew():
+    # the script's own call is the last frame (a library's wrapper only further up)
+    log = ("Traceback (most recent call last):\n  File \"/venv/lib/python3.11/site-packages/"
+           "torch/distributed/elastic/multiprocessing/errors/__init__.py\", line 346, in "
+           "wrapper\n    return f(*args, **kwargs)\n  File \"/work/train.py\", line 40, in main\n"
+           "    model = build_model(depth=12, widht=768)\nTypeError: build_model() got an "
+           "unexpected keyword argument 'widht'\n")
+    assert diagnose(from_text(log, "x.log")).findings[0].id == "python-exception"
 
 
 def test_a_log_that_stops_at_the_hubs_rate_limit_names_it():
