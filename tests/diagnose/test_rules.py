@@ -1337,6 +1337,11 @@ CASES: dict[str, tuple[str, str]] = {
         "initialization has timed out after 90.0 sec. Please try increasing the timeout with "
         "the `init_timeout` setting: `wandb.init(settings=wandb.Settings(init_timeout=120))`.\n",
         "wandb: Run initialization finished after 3.1 sec; syncing run gallant-sun-12\n"),
+    "checkpoint-file-not-writable": (
+        TRACE + "  File \"/venv/lib/python3.9/site-packages/torch/serialization.py\", line 287, "
+        "in __init__\n    super().__init__(torch._C.PyTorchFileWriter(str(name)))\nRuntimeError: "
+        "File my_out/checkpoints/checkpoint_0.pt cannot be opened.\n",
+        "Saved my_out/checkpoints/checkpoint_0.pt (the file could be opened again to verify)\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
