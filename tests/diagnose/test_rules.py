@@ -1342,6 +1342,14 @@ CASES: dict[str, tuple[str, str]] = {
         "in __init__\n    super().__init__(torch._C.PyTorchFileWriter(str(name)))\nRuntimeError: "
         "File my_out/checkpoints/checkpoint_0.pt cannot be opened.\n",
         "Saved my_out/checkpoints/checkpoint_0.pt (the file could be opened again to verify)\n"),
+    "nccl-call-failed": (
+        "node:73025:73112 [0] NCCL INFO Using network Socket\nnode:73025:73112 [0] "
+        "graph/search.cc:719 NCCL WARN XML Import Channel : net 3 is unknown\n"
+        "node:73025:73112 [0] NCCL INFO graph/search.cc:749 -> 2\n"
+        "node:73025:73112 [0] NCCL INFO init.cc:1005 -> 2\nE0612 10:20:42.123000 1234 api.py:881] "
+        "failed (exitcode: 1) local_rank: 0 (pid: 73025) of binary: /usr/bin/python3\n",
+        "node:73025:73112 [0] NCCL INFO Channel 00/02 : 0[0] -> 1[1] via P2P/IPC\n"
+        "node:73025:73112 [0] NCCL INFO comm 0x2012b5e0 rank 0 nranks 2 - Init COMPLETE\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -3298,6 +3306,16 @@ def test_an_unexpected_argument_in_the_scripts_own_call_is_no_version_skew():
            "    model = build_model(depth=12, widht=768)\nTypeError: build_model() got an "
            "unexpected keyword argument 'widht'\n")
     assert diagnose(from_text(log, "x.log")).findings[0].id == "python-exception"
+
+
+def test_nccls_error_trace_is_a_cause_where_the_run_stopped_at_it():
+    trace = ("node:7:9 [0] graph/search.cc:719 NCCL WARN XML Import Channel : net 3 is unknown\n"
+             "node:7:9 [0] NCCL INFO graph/search.cc:749 -> 2\n"
+             "node:7:9 [0] NCCL INFO init.cc:1005 -> 2\n")
+    assert diagnose(from_text(trace, "x.log")).findings[0].id == "nccl-call-failed"
+    # a plugin NCCL tried and went on without: the run trained after it
+    went_on = trace + "node:7:9 [0] NCCL INFO Using network Socket\n[rank0]: step 100 loss 2.1\n"
+    assert diagnose(from_text(went_on, "x.log")).status == "no_failure"
 
 
 def test_a_log_that_stops_at_the_hubs_rate_limit_names_it():
