@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from safelaunch.diagnose import launchers, tracebacks
@@ -116,7 +116,6 @@ class _Views:
         self._lowered: dict[int, str] = {}
         self._shapes: dict[int, str | None] = {}
         self._warned: dict[int, list[launchers.Span]] = {}
-        self._counts: dict[tuple[str, str], int] = {}
         self._words: dict[int, set[str] | None] = {}
 
     def lowered(self, log: LogText) -> str:
@@ -143,21 +142,14 @@ class _Views:
         return self._words[id(log)]
 
     def count(self, log: LogText, keyword: str) -> int:
-        """How often ``keyword`` occurs in the reading: counted once in the log as written,
-        whose count a reading joined at words only keeps for a keyword without a space; not
-        counted at all where a word it holds whole is no word of a long log."""
-        if log.joined and log.body.only_spaces and " " not in keyword:
-            known = self._counts.get((log.path, keyword))
-            if known is not None:
-                return known
-        hits = 0
-        if self.may_hold(log, keyword):
-            words = self.words(log)
-            if words is None or all(word in words for word in _inner_words(keyword)):
-                hits = log.text.count(keyword)
-        if not log.joined:
-            self._counts[(log.path, keyword)] = hits
-        return hits
+        """How often ``keyword`` occurs in the reading; not counted at all where its shape is
+        in no line shape, or a word it holds whole is no word of a long log."""
+        if not self.may_hold(log, keyword):
+            return 0
+        words = self.words(log)
+        if words is not None and not all(word in words for word in _inner_words(keyword)):
+            return 0
+        return log.text.count(keyword)
 
     def warned(self, log: LogText) -> list[launchers.Span]:
         """The tracebacks logged as warnings that the log goes on after (where it stops in
@@ -323,6 +315,10 @@ def _echo_rules(rules: tuple[Rule, ...]) -> list[Rule]:
     return [rule for rule in rules if rule.consequence or rule.symptom]
 
 
+TRACEBACK_HEADS = Rule(id="traceback-heads", title="", explain="", fixes=[], patterns=[
+    Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.TRACEBACK, False)])
+
+
 @dataclass
 class _EvidenceSources:
     """Where a rule's evidence comes from: the ranks' exceptions, the lines that show a
@@ -340,6 +336,12 @@ class _EvidenceSources:
         if rule.from_failures:
             return self.shown
         return _patterns_found(rule, self.readings, self.views)
+
+    @cached_property
+    def heads(self) -> list[Evidence]:
+        """Where each traceback begins (what no pair of lines may have between them), looked
+        for once a diagnosis, not once a paired rule."""
+        return self.of(TRACEBACK_HEADS)
 
 
 def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> bool:
@@ -403,7 +405,6 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     return []
 
 
-TRACEBACK_HEAD = Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.TRACEBACK, False)
 
 
 def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
@@ -416,10 +417,9 @@ def _paired(rule: Rule, sources: _EvidenceSources) -> list[Evidence]:
     if not lines:
         return []
     near = sources.of(replace(bare, patterns=rule.near))
-    heads = sources.of(replace(bare, patterns=[TRACEBACK_HEAD])) if near else []
     found: list[Evidence] = []
     for line in lines:
-        beside = [n for n in near if _beside(line, n, heads, rule.near_lines)]
+        beside = [n for n in near if _beside(line, n, sources.heads, rule.near_lines)]
         if beside:  # the line, then the closest neighbour that makes it evidence
             closest = min(beside, key=lambda n: abs(n.line - line.line))
             found += [e for e in (line, closest) if e not in found]

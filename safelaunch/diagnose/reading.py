@@ -112,9 +112,6 @@ class Text:
     lines: str | None = None
     """The text whose newlines count the lines, where ``text`` has some of them joined, or
     has a line end where the log has a lone ``\\r``."""
-    only_spaces: bool = False
-    """A joined reading whose joins only made newlines spaces (at a word): a word without a
-    space has the same occurrences in it as in the log."""
     joined: Text | None = field(default=None, init=False, compare=False, repr=False)
     """``unwrapped(self)``, once ``unwrapped`` has made it (``joined_made``)."""
     joined_made: bool = field(default=False, init=False, compare=False, repr=False)
@@ -162,8 +159,7 @@ def _unwrapped(body: Text) -> Text | None:
     for at in joins:
         chars[at] = " "
     lines = text if body.lines is None else body.lines
-    return Text("".join(chars), body.tail_start, body.tail_first_line, lines,
-                only_spaces=joined is None)
+    return Text("".join(chars), body.tail_start, body.tail_first_line, lines)
 
 
 def _cuts(lines: list[str]) -> set[int]:
