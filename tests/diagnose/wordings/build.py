@@ -6,27 +6,22 @@ library's source (or, for compilers and linkers, their own output) named beside 
 
 from __future__ import annotations
 
-TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
-
-
-def _raised(frame: str, line: str) -> str:
-    return TRACE + "    " + frame + "\n" + line + "\n"
-
+from wordings import TRACE, raised
 
 WORDINGS = [
     # torch 2.13 utils/cpp_extension.py _check_cuda_version: no CUDA_HOME at all (setup.py build)
-    (_raised("ext = CUDAExtension('fused', ['fused.cu'])",
+    (raised("ext = CUDAExtension('fused', ['fused.cu'])",
              "RuntimeError: CUDA was not found on the system, please set the CUDA_HOME or the "
              "CUDA_PATHenvironment variable or add NVCC to your system PATH. The extension "
              "compilation will fail."),
      "cuda-home-missing"),
     # torch 2.13 utils/cpp_extension.py _check_cuda_version: CUDA_HOME without bin/nvcc
-    (_raised("self._check_cuda_version(compiler_name, compiler_version)",
+    (raised("self._check_cuda_version(compiler_name, compiler_version)",
              "FileNotFoundError: nvcc not found at '/usr/local/cuda/bin/nvcc'. Ensure CUDA path "
              "'/usr/local/cuda' is correct."),
      "cuda-home-missing"),
     # torch 1.13 to 2.5 cpp_extension: subprocess.check_output([nvcc, '--version']) unchecked
-    (_raised("cuda_version_str = subprocess.check_output([nvcc, '--version']).strip()",
+    (raised("cuda_version_str = subprocess.check_output([nvcc, '--version']).strip()",
              "FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"),
      "cuda-home-missing"),
     # ninja's shell in a JIT build (torch cpp_extension.load) when CUDA_HOME has no nvcc
@@ -47,7 +42,7 @@ WORDINGS = [
      "the versions between 2017 and 2022 (inclusive) are supported!\n",
      "nvcc-gcc-too-new"),
     # torch 2.13 utils/cpp_extension.py _check_cuda_version (binary builds, Linux)
-    (_raised("self._check_cuda_version(compiler_name, compiler_version)",
+    (raised("self._check_cuda_version(compiler_name, compiler_version)",
              "RuntimeError: The current installed version of g++ (13.2.0) is greater than the "
              "maximum required version by CUDA 12.1. Please make sure to use an adequate version "
              "of g++ (>=6.0.0, <13.0)."),
@@ -68,40 +63,40 @@ WORDINGS = [
      "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n",
      "libcuda-not-linkable"),
     # torch 2.13 _inductor/exc.py InvalidCxxCompiler(compiler), raised from cpp_builder on Windows
-    (_raised("out = compiled(x)",
+    (raised("out = compiled(x)",
              "torch._inductor.exc.InductorError: InvalidCxxCompiler: Compiler: cl is not found."),
      "no-c-compiler"),
     # torch 2.13 __init__.py _preload_cuda_deps: the hyphenated nvrtc-builtins library
-    (_raised("_load_global_deps()",
+    (raised("_load_global_deps()",
              "ValueError: libnvrtc-builtins.so.*[0-9] not found in the system path "
              "['/app', '/usr/lib/python311.zip', '/usr/lib/python3.11']"),
      "torch-cuda-wheels-missing"),
     # bitsandbytes 0.41 built for CUDA 11 on a CUDA 12 machine
-    (_raised("import bitsandbytes as bnb",
+    (raised("import bitsandbytes as bnb",
              "OSError: libcusparse.so.11: cannot open shared object file: No such file or "
              "directory"),
      "cuda-runtime-library-missing"),
     # an extension (flash_attn_2_cuda) imported before torch
-    (_raised("import flash_attn_2_cuda as flash_attn_cuda",
+    (raised("import flash_attn_2_cuda as flash_attn_cuda",
              "ImportError: libc10.so: cannot open shared object file: No such file or directory"),
      "cuda-runtime-library-missing"),
     # an extension built for another torch: the type info of a c10 class
-    (_raised("import fused_layer_norm_cuda",
+    (raised("import fused_layer_norm_cuda",
              "ImportError: /venv/lib/python3.10/site-packages/fused_layer_norm_cuda.cpython-310-"
              "x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE"),
      "extension-abi-mismatch"),
     # ... a c10d (torch.distributed) symbol
-    (_raised("import my_comm_ext",
+    (raised("import my_comm_ext",
              "ImportError: /venv/lib/python3.11/site-packages/my_comm_ext.so: undefined symbol: "
              "_ZN4c10d16ProcessGroupNCCL9allreduceERSt6vectorIN2at6TensorESaIS3_EE"),
      "extension-abi-mismatch"),
     # ... and macOS's dlopen wording
-    (_raised("import torchvision._C",
+    (raised("import torchvision._C",
              "ImportError: dlopen(/venv/lib/python3.11/site-packages/torchvision/_C.so, 0x0002): "
              "Symbol not found: __ZN3c1017RegisterOperatorsD1Ev"),
      "extension-abi-mismatch"),
     # bitsandbytes 0.45 to 0.49 cextension.py: the first native call after a failed load
-    (_raised("optimizer = bnb.optim.AdamW8bit(model.parameters(), lr=1e-4)",
+    (raised("optimizer = bnb.optim.AdamW8bit(model.parameters(), lr=1e-4)",
              "RuntimeError: \n🚨 CUDA VERSION MISMATCH 🚨\nRequested CUDA version:          12.8\n"
              "Attempted to use bitsandbytes native library functionality but it's not "
              "available.\n\nNative code method attempted to call: lib.cadam32bit_grad_fp32()"),
@@ -112,7 +107,7 @@ WORDINGS = [
      "CUDA 12.x runtime libraries were not found in the LD_LIBRARY_PATH.\n",
      "bitsandbytes-without-cuda"),
     # bitsandbytes 0.42 / 0.43: lib is None, an 8-bit matmul
-    (_raised("out = bnb.matmul(A, B, state=state)",
+    (raised("out = bnb.matmul(A, B, state=state)",
              "AttributeError: 'NoneType' object has no attribute 'cigemmlt_turing_32'"),
      "bitsandbytes-without-cuda"),
     # xFormers ops/fmha/common.py (the reason beside "No operator found"), a fixed spelling
@@ -129,7 +124,7 @@ WORDINGS = [
      "ImportError: numpy._core.multiarray failed to import\n",
      "numpy-too-old"),
     # NumPy 1.26.4 __ufunc_api.h import_umath, a NumPy 1.x module on NumPy 2
-    (_raised("import scipy.special",
+    (raised("import scipy.special",
              "ImportError: numpy.core.umath failed to import"),
      "numpy-abi"),
     # older NumPy 1.x headers' _import_umath
@@ -137,7 +132,7 @@ WORDINGS = [
      "ImportError: numpy.core.umath failed to import\n",
      "numpy-abi"),
     # a pickle written under NumPy 2 read with NumPy 1.x (numpy._core is NumPy 2's package)
-    (_raised("state = torch.load(path, weights_only=False)",
+    (raised("state = torch.load(path, weights_only=False)",
              "ModuleNotFoundError: No module named 'numpy._core.multiarray'"),
      "numpy-pickle-from-numpy2"),
     # Triton's bundled ptxas (torch 2.6 / triton 3.2) on an sm_120 GPU

@@ -4,113 +4,108 @@ not be.  Each text is copied from the library's source at the release named besi
 
 from __future__ import annotations
 
-TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
-
-
-def _raised(frame: str, line: str) -> str:
-    return TRACE + "    " + frame + "\n" + line + "\n"
-
+from wordings import TRACE, raised
 
 WORDINGS = [
     # DeepSpeed launcher/runner.py, 0.8.3 to 0.17.6: no GPU counted on this machine
-    (_raised("raise RuntimeError(\"Unable to proceed, no GPU resources available\")",
+    (raised("raise RuntimeError(\"Unable to proceed, no GPU resources available\")",
              "RuntimeError: Unable to proceed, no GPU resources available"),
      "torch-without-cuda"),
     # Lightning Fabric accelerators/cuda.py find_usable_cuda_devices, 1.9.5 to 2.6.0
-    (_raised("devices = find_usable_cuda_devices(2)",
+    (raised("devices = find_usable_cuda_devices(2)",
              "ValueError: You requested to find 2 devices but there are no visible CUDA "
              "devices on this machine."),
      "torch-without-cuda"),
     # pytorch_lightning 1.9.5 tuner/auto_gpu_select.py (auto_select_gpus=True), no GPU
-    (_raised("trainer = pl.Trainer(gpus=2, auto_select_gpus=True)",
+    (raised("trainer = pl.Trainer(gpus=2, auto_select_gpus=True)",
              "lightning_fabric.utilities.exceptions.MisconfigurationException: You requested 2 "
              "GPUs but your machine only has 0 GPUs."),
      "torch-without-cuda"),
     # pytorch_lightning 1.9.5 tuner/auto_gpu_select.py, fewer GPUs than asked
-    (_raised("trainer = pl.Trainer(gpus=8, auto_select_gpus=True)",
+    (raised("trainer = pl.Trainer(gpus=8, auto_select_gpus=True)",
              "lightning_fabric.utilities.exceptions.MisconfigurationException: You requested 8 "
              "GPUs but your machine only has 4 GPUs."),
      "no-cuda-device"),
     # Lightning Fabric find_usable_cuda_devices, 1.9.5 to 2.6.0, fewer GPUs than asked
-    (_raised("devices = find_usable_cuda_devices(8)",
+    (raised("devices = find_usable_cuda_devices(8)",
              "ValueError: You requested to find 8 devices but this machine only has 2 GPUs."),
      "no-cuda-device"),
     # Lightning Fabric find_usable_cuda_devices, 1.9.5 to 2.6.0: a GPU refused a tensor
-    (_raised("trainer = L.Trainer(devices=find_usable_cuda_devices(4))",
+    (raised("trainer = L.Trainer(devices=find_usable_cuda_devices(4))",
              "RuntimeError: You requested to find 4 devices but only 2 are currently "
              "available. The devices [2, 3] are occupied by other processes and can't be used "
              "at the moment."),
      "gpu-busy"),
     # DeepSpeed runtime/engine.py _do_sanity_check, 0.16.9 and 0.17.6 (absent in 0.15.4)
-    (_raised("raise ValueError(\"Type bf16 is not supported on your device.\")",
+    (raised("raise ValueError(\"Type bf16 is not supported on your device.\")",
              "ValueError: Type bf16 is not supported on your device."),
      "bf16-unsupported"),
     # Lightning strategies/deepspeed.py (Trainer and Fabric), 1.9.5 to 2.6.0
-    (_raised("trainer = L.Trainer(strategy=DeepSpeedStrategy(config=\"ds_config.json\"))",
+    (raised("trainer = L.Trainer(strategy=DeepSpeedStrategy(config=\"ds_config.json\"))",
              "lightning.fabric.utilities.exceptions.MisconfigurationException: You passed in a "
              "path to a DeepSpeed config but the path does not exist: ds_config.json"),
      "deepspeed-config-not-found"),
     # DeepSpeed runtime/config.py _do_sanity_check, 0.8.3 to 0.17.6 (unchanged)
-    (_raised("model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model)",
+    (raised("model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model)",
              "ValueError: Expected a string path to an existing deepspeed config, or a "
              "dictionary or a valid base64. Received: configs/ds_zero2.json"),
      "deepspeed-config-not-found"),
     # Lightning 2.0 to 2.6 (Python 3.10+ names the class): 1.x arguments 2.0 removed
-    (_raised("trainer = pl.Trainer(accelerator=\"gpu\", devices=4, amp_backend=\"apex\")",
+    (raised("trainer = pl.Trainer(accelerator=\"gpu\", devices=4, amp_backend=\"apex\")",
              "TypeError: Trainer.__init__() got an unexpected keyword argument 'amp_backend'"),
      "lightning-2-removed-arguments"),
-    (_raised("trainer = pl.Trainer(devices=4, replace_sampler_ddp=False)",
+    (raised("trainer = pl.Trainer(devices=4, replace_sampler_ddp=False)",
              "TypeError: Trainer.__init__() got an unexpected keyword argument "
              "'replace_sampler_ddp'"),
      "lightning-2-removed-arguments"),
     # ... and Python 3.8/3.9, which print __init__() alone
-    (_raised("trainer = pl.Trainer(auto_lr_find=True)",
+    (raised("trainer = pl.Trainer(auto_lr_find=True)",
              "TypeError: __init__() got an unexpected keyword argument 'auto_lr_find'"),
      "lightning-2-removed-arguments"),
     # Lightning 2.x trainer/connectors/accelerator_connector.py: 1.9 strategies 2.0 dropped
-    (_raised("trainer = pl.Trainer(strategy=\"ddp_sharded_spawn\", devices=2)",
+    (raised("trainer = pl.Trainer(strategy=\"ddp_sharded_spawn\", devices=2)",
              "ValueError: You selected an invalid strategy name: `strategy='ddp_sharded_spawn'`. "
              "It must be either a string or an instance of `lightning.pytorch.strategies.Strategy`."
              " Example choices: auto, ddp, ddp_spawn, deepspeed, ... Find a complete list of "
              "options in our documentation at https://lightning.ai"),
      "lightning-2-removed-arguments"),
-    (_raised("trainer = pl.Trainer(strategy=\"fsdp_native\", devices=8)",
+    (raised("trainer = pl.Trainer(strategy=\"fsdp_native\", devices=8)",
              "ValueError: You selected an invalid strategy name: `strategy='fsdp_native'`. It "
              "must be either a string or an instance of `pytorch_lightning.strategies.Strategy`."
              " Example choices: ddp, ddp_spawn, deepspeed, dp, ..."),
      "lightning-2-removed-arguments"),
-    (_raised("trainer = pl.Trainer(accelerator=\"tpu\", strategy=\"tpu_spawn\")",
+    (raised("trainer = pl.Trainer(accelerator=\"tpu\", strategy=\"tpu_spawn\")",
              "ValueError: You selected an invalid strategy name: `strategy='tpu_spawn'`. It "
              "must be either a string or an instance of `lightning.pytorch.strategies.Strategy`."),
      "lightning-2-removed-arguments"),
     # DeepSpeed runtime/config.py _batch_assertion, 0.8.3 to 0.17.6: gas = 0 on this world
-    (_raised("assert (grad_acc > 0), f\"Gradient accumulation steps: {grad_acc} has to be "
+    (raised("assert (grad_acc > 0), f\"Gradient accumulation steps: {grad_acc} has to be "
              "greater than 0\"",
              "AssertionError: Gradient accumulation steps: 0 has to be greater than 0"),
      "batch-size-mismatch"),
     # DeepSpeed runtime/engine.py set_train_batch_size, 0.8.3 to 0.17.6
-    (_raised("engine.set_train_batch_size(new_batch_size)",
+    (raised("engine.set_train_batch_size(new_batch_size)",
              "ValueError: Train batch size must be divisible by micro-batch data parallelism"),
      "batch-size-mismatch"),
     # DeepSpeed op_builder/builder.py assert_no_cuda_mismatch, 0.8.3 to 0.17.6 (the refusal)
-    (_raised("self.ds_opt_adam = CPUAdamBuilder().load()",
+    (raised("self.ds_opt_adam = CPUAdamBuilder().load()",
              "deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: "
              "Installed CUDA version 12.4 does not match the version torch was compiled with "
              "11.8, unable to compile cuda/cpp extensions without a matching cuda version."),
      "cuda-toolkit-mismatch"),
     # DeepSpeed op_builder/builder.py load(), 0.8.3 to 0.17.6
-    (_raised("self.ds_opt_adam = CPUAdamBuilder().load()",
+    (raised("self.ds_opt_adam = CPUAdamBuilder().load()",
              "RuntimeError: Unable to JIT load the cpu_adam op due to ninja not being "
              "installed."),
      "ninja-missing"),
     # DeepSpeed op_builder/builder.py load(), 0.8.3 to 0.17.6: prebuilt ops, another torch
-    (_raised("fused_adam = FusedAdamBuilder().load()",
+    (raised("fused_adam = FusedAdamBuilder().load()",
              "RuntimeError: PyTorch version mismatch! DeepSpeed ops were compiled and installed "
              "with a different version than what is being used at runtime. Please re-install "
              "DeepSpeed or switch torch versions. Install torch version=2.1, Runtime torch "
              "version=2.4"),
      "extension-abi-mismatch"),
-    (_raised("fused_adam = FusedAdamBuilder().load()",
+    (raised("fused_adam = FusedAdamBuilder().load()",
              "RuntimeError: CUDA version mismatch! DeepSpeed ops were compiled and installed "
              "with a different version than what is being used at runtime. Please re-install "
              "DeepSpeed or switch torch versions. Install CUDA version=11.8, Runtime CUDA "
@@ -129,7 +124,7 @@ WORDINGS = [
     # DeepSpeed launcher/runner.py, 0.8.3 to 0.17.6
     ("[2024-05-02 10:11:12,345] [WARNING] [runner.py:202:fetch_hostfile] Unable to find "
      "hostfile, will proceed with training with local resources only.\n"
-     + _raised("raise ValueError(\"Num nodes is >1 but no extra nodes available via hostfile\")",
+     + raised("raise ValueError(\"Num nodes is >1 but no extra nodes available via hostfile\")",
                "ValueError: Num nodes is >1 but no extra nodes available via hostfile"),
      "deepspeed-no-hostfile"),
 ]

@@ -7,51 +7,46 @@ beside it."""
 
 from __future__ import annotations
 
-TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n"
-
-
-def _raised(frame: str, line: str) -> str:
-    return TRACE + "    " + frame + "\n" + line + "\n"
-
+from wordings import TRACE, raised
 
 MCORE = "/usr/local/lib/python3.11/site-packages/megatron/core"
 
 WORDINGS = [
     # --- Megatron: CUDA_DEVICE_MAX_CONNECTIONS ---
     # megatron-core 0.19.2 megatron/training/arguments.py (TP or CP before Blackwell)
-    (_raised("args = parse_args(extra_args_provider, ignore_unknown_args)",
+    (raised("args = parse_args(extra_args_provider, ignore_unknown_args)",
              "AssertionError: Using tensor model parallelism or context parallelism require "
              "setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS to 1"),
      "megatron-device-max-connections"),
     # megatron-core 0.19.2 megatron/training/arguments.py, --use-megatron-fsdp
-    (_raised("validate_args(args, defaults)",
+    (raised("validate_args(args, defaults)",
              "AssertionError: FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset."),
      "megatron-device-max-connections-not-one"),
     # Megatron-Bridge 0.6.2 training/config.py
-    (_raised("cfg.validate()",
+    (raised("cfg.validate()",
              "AssertionError: FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset."),
      "megatron-device-max-connections-not-one"),
     # megatron-core 0.19.2 megatron/training/arguments.py, --use-torch-fsdp2
-    (_raised("validate_args(args, defaults)",
+    (raised("validate_args(args, defaults)",
              "AssertionError: FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value large "
              "than one"),
      "megatron-device-max-connections-not-one"),
     # megatron-core 0.12.0 .. 0.19.2 parallel_state.py, the UCC backend
-    (_raised("parallel_state.initialize_model_parallel(tp, pp, use_tp_pp_dp_mapping=True)",
+    (raised("parallel_state.initialize_model_parallel(tp, pp, use_tp_pp_dp_mapping=True)",
              "AssertionError: UCC-backend requires CUDA_DEVICE_MAX_CONNECTIONS > 1"),
      "megatron-device-max-connections-not-one"),
     # --- Megatron: parallel sizes ---
     # megatron-core 0.6.0 / 0.8.0 parallel_state.py
-    (_raised("parallel_state.initialize_model_parallel(4, 1)",
+    (raised("parallel_state.initialize_model_parallel(4, 1)",
              "RuntimeError: world_size (6) is not divisible by tensor_model_parallel_size (4) x "
              "pipeline_model_parallel_size (1) x context_parallel_size (1)"),
      "tp-size-indivisible"),
     # megatron-core 0.10.0 .. 0.19.2 parallel_state.py
-    (_raised("parallel_state.initialize_model_parallel(4, 1)",
+    (raised("parallel_state.initialize_model_parallel(4, 1)",
              "RuntimeError: world_size (6) is not divisible by 4"),
      "tp-size-indivisible"),
     # megatron-core 0.19.2 megatron/training/arguments.py
-    (_raised("args = parse_args(extra_args_provider, ignore_unknown_args)",
+    (raised("args = parse_args(extra_args_provider, ignore_unknown_args)",
              "AssertionError: world size (6) is not divisible by total_model_size "
              "(total_model_size=4)"),
      "tp-size-indivisible"),
@@ -68,142 +63,142 @@ WORDINGS = [
      "AssertionError: 28 is not divisible by 8\n",
      "tp-size-indivisible"),
     # megatron-core 0.15.0 transformer/transformer_block.py
-    (_raised("self.decoder = TransformerBlock(config=self.config, spec=transformer_layer_spec)",
+    (raised("self.decoder = TransformerBlock(config=self.config, spec=transformer_layer_spec)",
              "AssertionError: num_layers should be divisible by pipeline_model_parallel_size"),
      "tp-size-indivisible"),
     # megatron-core 0.10.0 / 0.12.0 parallel_state.py, expert parallelism
-    (_raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=16)",
+    (raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=16)",
              "RuntimeError: decoder world_size (8) is not divisible by "
              "expert_tensor_model_pipeline_parallel size (16)"),
      "expert-parallel-size-indivisible"),
     # megatron-core 0.15.0 / 0.19.2 parallel_state.py
-    (_raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=16)",
+    (raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=16)",
              "RuntimeError: world_size (8) is not divisible by "
              "expert_tensor_model_pipeline_parallel size (16)"),
      "expert-parallel-size-indivisible"),
     # megatron-core 0.6.0 / 0.8.0 parallel_state.py
-    (_raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=4)",
+    (raised("parallel_state.initialize_model_parallel(1, 1, expert_model_parallel_size=4)",
              "RuntimeError: data_parallel_size (6) is not divisible by "
              "expert_model_parallel_size "),
      "expert-parallel-size-indivisible"),
     # torchtune 0.6.1 training/_distributed.py prepare_mha_for_tp
-    (_raised("model = training.prepare_mha_for_tp(model, tp_mesh)",
+    (raised("model = training.prepare_mha_for_tp(model, tp_mesh)",
              "ValueError: Number of KV heads (8) must be divisible by tensor parallel size (3)."),
      "tp-size-indivisible"),
     # torchtitan 0.1.0 / 0.3.0 distributed/parallel_dims.py
-    (_raised("parallel_dims = ParallelDims(dp_shard=-1, dp_replicate=1, cp=1, tp=3, pp=1, "
+    (raised("parallel_dims = ParallelDims(dp_shard=-1, dp_replicate=1, cp=1, tp=3, pp=1, "
              "ep=1, etp=1, world_size=8)",
              "AssertionError: Invalid parallel dims: dp_replicate(1) * dp_shard(2) * cp(1) * "
              "tp(3) * pp(1) != WORLD_SIZE(8)"),
      "device-mesh-too-big"),
     # --- initialising twice ---
     # torchtune 0.3.0 / 0.6.1 training/_distributed.py init_distributed
-    (_raised("training.init_distributed(backend=\"nccl\")",
+    (raised("training.init_distributed(backend=\"nccl\")",
              "RuntimeError: torch.distributed already initialized."),
      "process-group-initialized-twice"),
     # megatron-core 0.6.0 .. 0.19.2 parallel_state.initialize_model_parallel, second call
-    (_raised("parallel_state.initialize_model_parallel(2, 1)",
+    (raised("parallel_state.initialize_model_parallel(2, 1)",
              "AssertionError: data parallel group is already initialized"),
      "process-group-initialized-twice"),
     # --- Megatron dist_checkpointing ---
     # megatron-core 0.6.0 serialization.py, 0.10.0 .. 0.19.2 validation.py
-    (_raised("state_dict = dist_checkpointing.load(sharded_state_dict, checkpoint_name)",
+    (raised("state_dict = dist_checkpointing.load(sharded_state_dict, checkpoint_name)",
              "megatron.core.dist_checkpointing.core.CheckpointingException: /ckpt/iter_0001000 "
              "is not a distributed checkpoint"),
      "sharded-checkpoint-not-shared"),
-    (_raised("state_dict = dist_checkpointing.load(sharded_state_dict, checkpoint_name)",
+    (raised("state_dict = dist_checkpointing.load(sharded_state_dict, checkpoint_name)",
              "megatron.core.dist_checkpointing.core.CheckpointingException: Checkpoint "
              "directory /local/ckpt/iter_0001000 does not exist"),
      "sharded-checkpoint-not-shared"),
     # megatron-core 0.10.0 .. 0.19.2 strategies/common.py
-    (_raised("common_state_dict = common_strategy.load_common(checkpoint_dir)",
+    (raised("common_state_dict = common_strategy.load_common(checkpoint_dir)",
              "megatron.core.dist_checkpointing.core.CheckpointingException: Common file "
              "/local/ckpt/iter_0001000/common.pt does not exist"),
      "sharded-checkpoint-not-shared"),
     # --- NaN / Inf ---
     # megatron-core 0.8.0 distributed/param_and_grad_buffer.py
-    (_raised("self.finish_grad_sync()",
+    (raised("self.finish_grad_sync()",
              "AssertionError: Rank 3: found NaN in local grad norm in backward pass before "
              "data-parallel communication collective. Device: 3, node: node-017"),
      "nan-loss"),
     # megatron-core 0.12.0 .. 0.19.2 rerun_state_machine (reruns disabled)
-    (_raised("bucket_group.start_grad_sync()",
+    (raised("bucket_group.start_grad_sync()",
              "RuntimeError: Rank 0, node node-017, device 0, iteration 120: Unexpected result "
              "tensor(nan, device='cuda:0') (message='found NaN in local grad norm for bucket #0 "
              "in backward pass before data-parallel communication collective')"),
      "nan-loss"),
     # Megatron-Bridge 0.6.2 training/losses.py
-    (_raised("loss = loss_func(output_tensor)",
+    (raised("loss = loss_func(output_tensor)",
              "RuntimeError: Rank 0, node node-017, device 0, iteration 55: Unexpected result "
              "tensor(inf, device='cuda:0') (message='found Inf in local forward loss "
              "calculation')"),
      "nan-loss"),
     # Megatron-Bridge 0.6.2 diffusion/models/common/dgpt_step.py
-    (_raised("loss = self.loss_func(output_tensor)",
+    (raised("loss = self.loss_func(output_tensor)",
              "RuntimeError: Rank 0, node node-017, device 0, iteration 9: Unexpected result "
              "tensor(nan, device='cuda:0') (message='found NaN in diffusion loss')"),
      "nan-loss"),
     # torch 2.13 (and 1.x) anomaly detection, torch/csrc/autograd/engine.cpp
-    (_raised("loss.backward()",
+    (raised("loss.backward()",
              "RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th "
              "output."),
      "nan-loss"),
-    (_raised("loss.backward()",
+    (raised("loss.backward()",
              "RuntimeError: Function 'torch::autograd::CppNode<FusedRMSNorm>' returned nan "
              "values in its 1th output."),
      "nan-loss"),
     # fairseq 0.12.2 trainer.py (one GPU, no --amp)
-    (_raised("log_output = trainer.train_step(samples)",
+    (raised("log_output = trainer.train_step(samples)",
              "FloatingPointError: gradients are Nan/Inf"),
      "nan-loss"),
     # Lightning 1.9.5 / 2.2.0 / 2.6.0 loops/utilities.py check_finite_loss (detect_anomaly=True)
-    (_raised("trainer.fit(model, datamodule=dm)",
+    (raised("trainer.fit(model, datamodule=dm)",
              "ValueError: The loss returned in `training_step` is nan."),
      "nan-loss"),
-    (_raised("trainer.fit(model, datamodule=dm)",
+    (raised("trainer.fit(model, datamodule=dm)",
              "ValueError: The loss returned in `training_step` is inf."),
      "nan-loss"),
     # pytorch_lightning 1.9.5 utilities/finite_checks.py detect_nan_parameters
-    (_raised("detect_nan_parameters(model)",
+    (raised("detect_nan_parameters(model)",
              "ValueError: Detected nan and/or inf values in `encoder.layer.0.weight`. Check "
              "your forward pass for numerically unstable operations."),
      "nan-loss"),
     # transformers 4.30.2 .. 4.57.1 debug_utils.py (--debug underflow_overflow)
-    (_raised("trainer.train()",
+    (raised("trainer.train()",
              "ValueError: DebugUnderflowOverflow: inf/nan detected, aborting as there is no "
              "point running further. Please scroll up above this traceback to see the "
              "activation values prior to this event."),
      "nan-loss"),
     # composer (mosaicml) 0.17.0 .. 0.32.1 callbacks/nan_monitor.py
-    (_raised("trainer.fit()", "RuntimeError: Train loss contains a NaN."), "nan-loss"),
-    (_raised("trainer.fit()", "RuntimeError: Train loss ce_loss contains a NaN."), "nan-loss"),
+    (raised("trainer.fit()", "RuntimeError: Train loss contains a NaN."), "nan-loss"),
+    (raised("trainer.fit()", "RuntimeError: Train loss ce_loss contains a NaN."), "nan-loss"),
     # torchtitan 0.3.0 trainer.py
-    (_raised("trainer.train()",
+    (raised("trainer.train()",
              "RuntimeError: Loss is not finite (global_avg_loss=nan) at step 212. Stopping "
              "training."),
      "nan-loss"),
     # --- loss scale ---
     # fairseq 0.12.2 optim/dynamic_loss_scaler.py
-    (_raised("log_output = trainer.train_step(samples)",
+    (raised("log_output = trainer.train_step(samples)",
              "FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably "
              "exploding. Try lowering the learning rate, using gradient clipping or increasing "
              "the batch size."),
      "fp16-loss-scale"),
     # fairseq 0.12.2 optim/amp_optimizer.py
-    (_raised("log_output = trainer.train_step(samples)",
+    (raised("log_output = trainer.train_step(samples)",
              "FloatingPointError: AMP: Minimum loss scale reached (0.0001). Your loss is "
              "probably exploding. Try restarting training or use fp32. 5e-05"),
      "fp16-loss-scale"),
     # DeepSpeed 0.14.4 / 0.17.6 runtime/fp16/loss_scaler.py
-    (_raised("model_engine.step()",
+    (raised("model_engine.step()",
              "Exception: Current loss scale already at minimum - cannot decrease scale anymore. "
              "Exiting run."),
      "fp16-loss-scale"),
     # --- GradScaler (torch 2.13 amp/grad_scaler.py) ---
-    (_raised("scaler.step(optimizer)",
+    (raised("scaler.step(optimizer)",
              "AssertionError: No inf checks were recorded for this optimizer."),
      "grad-scaler-no-grads"),
-    (_raised("scaler.step(optimizer)", "ValueError: Attempting to unscale FP16 gradients."),
+    (raised("scaler.step(optimizer)", "ValueError: Attempting to unscale FP16 gradients."),
      "amp-fp16-params"),
 ]
 

@@ -5,11 +5,14 @@ copied from the library's source at the release named beside it."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from wordings import raised
+
 TRACE = "Traceback (most recent call last):\n  File \"serve.py\", line 42, in <module>\n"
 
 
-def _raised(frame: str, line: str) -> str:
-    return TRACE + "    " + frame + "\n" + line + "\n"
+_raised = partial(raised, trace=TRACE)
 
 
 # vLLM 0.11+ validates its configs as pydantic dataclasses: a ValueError in __post_init__
