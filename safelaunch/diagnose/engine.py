@@ -219,7 +219,7 @@ def _keyword_lines(pattern: Pattern, log: LogText) -> Iterator[int]:
     (``[0]<stderr>:Killed``)."""
     assert pattern.keyword is not None
     text = log.text
-    anchored = pattern.regex.pattern.startswith("^")
+    anchored = pattern.source.startswith("^")
     at = text.find(pattern.keyword)
     while at >= 0:
         start = text.rfind("\n", 0, at) + 1
@@ -316,7 +316,7 @@ def _echo_rules(rules: tuple[Rule, ...]) -> list[Rule]:
 
 
 TRACEBACK_HEADS = Rule(id="traceback-heads", title="", explain="", fixes=[], patterns=[
-    Pattern(re.compile(re.escape(launchers.TRACEBACK)), launchers.TRACEBACK, False)])
+    Pattern(re.escape(launchers.TRACEBACK), launchers.TRACEBACK, False)])
 
 
 @dataclass

@@ -3,9 +3,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from safelaunch.diagnose.kb import KNOWN_FACTS, Fact, keyword, load_rules, parse_rules
+from safelaunch.diagnose.kb import (
+    KNOWN_FACTS,
+    Fact,
+    check_patterns,
+    keyword,
+    load_rules,
+    parse_rules,
+)
 from safelaunch.errors import ConfigError
 
 RULE = """
@@ -133,3 +142,19 @@ def test_every_rules_keyword_is_in_what_its_case_matches():
 ])
 def test_a_keyword_is_text_the_pattern_matches(pattern, expected):
     assert keyword(pattern) == expected
+
+
+def test_every_shipped_pattern_compiles():
+    rules = load_rules()
+    check_patterns(rules)
+    assert all(isinstance(p.regex, re.Pattern) for rule in rules for p in rule.every_pattern)
+
+
+def test_a_pattern_is_compiled_when_first_used_and_a_bad_one_is_refused_in_one_line():
+    rules = parse_rules(WARNED_RULE.format(body='  patterns: ["(unclosed"]'))
+    assert rules[0].patterns[0].source == "(unclosed"  # read, not compiled yet
+    with pytest.raises(ConfigError) as err:
+        check_patterns(rules)
+    assert "bad pattern '(unclosed'" in err.value.message and "\n" not in err.value.message
+    with pytest.raises(ConfigError):
+        parse_rules(WARNED_RULE.format(body="  patterns: [[a, list]]"))
