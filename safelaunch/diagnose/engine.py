@@ -96,6 +96,23 @@ DIGITS = str.maketrans("123456789", "000000000")
 WORDS_FROM = 1 << 18
 """A log of at least this many characters is also read as the set of its words."""
 WORD = re.compile(r"\w+")
+_NOT_WORD_BYTES = bytes(b if (chr(b).isalnum() and b < 128) or b == ord("_") or b >= 128 else 32
+                        for b in range(256))
+"""Every ASCII byte that is not a word character becomes a space; UTF-8's other bytes stay."""
+
+
+def log_words(text: str) -> set[str]:
+    """``set(WORD.findall(text))``, several times faster: the ASCII text is split at bytes
+    level, and only the rare pieces with other characters are read by ``WORD`` (one of them
+    may hold a letter of another script, or punctuation that is not ASCII)."""
+    words: set[str] = set()
+    pieces = set(text.encode("utf-8", "surrogatepass").translate(_NOT_WORD_BYTES).split())
+    for piece in pieces:
+        if piece.isascii():
+            words.add(piece.decode("ascii"))
+        else:
+            words.update(WORD.findall(piece.decode("utf-8", "surrogatepass")))
+    return words
 
 
 @lru_cache(maxsize=4096)
@@ -138,7 +155,7 @@ class _Views:
         (None: a short one, where counting is cheap, or one read by its shapes)."""
         if id(log) not in self._words:
             varied = len(log.text) >= WORDS_FROM and self.shapes(log) is None
-            self._words[id(log)] = set(WORD.findall(log.text)) if varied else None
+            self._words[id(log)] = log_words(log.text) if varied else None
         return self._words[id(log)]
 
     def count(self, log: LogText, keyword: str) -> int:

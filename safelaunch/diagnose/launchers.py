@@ -147,7 +147,8 @@ CANDIDATE_PARTS = (
     "exitcode", "exit code", "return code", "Out Of Memory", "oom", "Failure", "terminate",
     "died", "killed", "device handle", r"E\d{4} ", r"\[E ", "FAILED", "fatal", "build stopped",
     "FATAL", "Fatal", "exit status", "exited with", "exception", "Illegal instruction",
-    "Assertion", r"E \d\d-\d\d ", r"ERROR \d\d-\d\d ", r"CRITICAL \d\d-\d\d ")
+    "Assertion", r"E \d\d-\d\d ", r"ERROR \d\d-\d\d ", r"CRITICAL \d\d-\d\d ",
+    r"\.[A-Z][a-z]\w{0,100}(?:\([A-Z]\w{0,100}\))?: ", r"socket\.(?:timeout|gaierror|herror): ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -170,7 +171,13 @@ def candidates_in(shapes: str | None) -> re.Pattern[str] | None:
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?(?:[A-Z]\w{0,100}(?:Error|Exception|Failure)"
-               r"|Exception) ?(?::|$)"),
+               r"|Exception)(?:\([A-Z]\w{0,100}\))? ?(?::|$)"),
+    # any class of a module, with a message: pyarrow.lib.ArrowInvalid: ...,
+    # torch._dynamo.exc.Unsupported: ..., socket.timeout: timed out (Ray's
+    # RayTaskError(ValueError): wraps the worker's own exception type)
+    # (a message, not a setting's value: config dumps print "socket.timeout: 30")
+    re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}"
+               r"(?:\([A-Z]\w{0,100}\))?|timeout|gaierror|herror): [^\d\s.-]"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it

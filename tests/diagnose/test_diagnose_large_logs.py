@@ -74,3 +74,13 @@ def test_a_diagnosis_keeps_no_log_text_after_it_returns():
     diagnose(from_text(_buried("[rank1]: RuntimeError: boom\n"), "train.log"))
     assert launchers.ignored_spans.cache_info().currsize == 0
     assert launchers.warned_spans.cache_info().currsize == 0
+
+
+@pytest.mark.parametrize("text", [
+    "", "plain ascii words_and_digits 123 a.b:c/d\\e\tf\n",
+    "caf\u00e9 \u4e2d\u6587\uff1aerror\u2026done \u00a0x\u0660\u00b2 \U0001F600ok naïve_x",
+    "RuntimeError\uff1aCUDA out of memory\u3002\u8bf7\u91cd\u8bd5 \ud800lone",
+    "tab\tsep;semi,comma(paren)[bracket]{brace}<angle>'q'\"dq\"`bt`|pipe=eq+plus*star",
+])
+def test_the_words_of_a_log_are_the_regexs_words(text):
+    assert engine.log_words(text) == set(engine.WORD.findall(text))

@@ -1835,6 +1835,11 @@ def test_glog_prefixed_traceback_is_read():
     "*** Aborted at 1700000000 (unix time) try \"date -d @1700000000\" if you are using GNU "
     "date ***\n",
     "worker 3 exited with status 2\n",
+    # a module's class without Error in its name, a socket's lowercase ones, Ray's wrapper
+    "pyarrow.lib.ArrowInvalid: Column 1 named widget expected length 5 but got length 3\n",
+    "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(widget)\n",
+    "socket.timeout: timed out\n",
+    "ray.exceptions.RayTaskError(WidgetError): ray::Widget.frob() (pid=81, ip=10.0.0.3)\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1848,8 +1853,23 @@ def test_a_failure_is_known_by_its_shape(text):
 def test_words_near_a_failure_shape_are_no_failure():
     text = ("raise_on_error: false\nall 12 tests passed, 0 FAILED\nfatality rate 0.1\n"
             "[ValueError handling] enabled\nError: 0.0213\nerror: 1.5e-3 (rel)\n"
-            "worker 3 exited with status 0\nAssertion checks: on\n")
+            "worker 3 exited with status 0\nAssertion checks: on\n"
+            "lightning.pytorch.utilities.rank_zero: GPU available: True\n"
+            "Trainer.fit: stopped after 3 epochs\nsocket.timeout: 30 s (default)\n"
+            "model.Widget:widget 7 loaded\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize("exception", [
+    "socket.timeout: timed out",
+    "ray.exceptions.RayTaskError(WidgetError): ray::Widget.frob() (pid=81, ip=10.0.0.3)",
+])
+def test_an_exception_line_of_other_forms_ends_a_traceback(exception):
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+            "    frob()\n" + exception + "\n")
+    result = diagnose(from_text(text, "case.log"))
+    assert result.findings[0].id == "python-exception"
+    assert exception in result.findings[0].evidence[0].text
 
 
 def test_unknown_failure_shows_its_evidence():
