@@ -401,13 +401,30 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
     return matches
 
 
+GLOG_WARNING = re.compile(r"^(?:\[rank\d{1,6}\]:)?\[?W(?:\d{4} | )")
+"""A line torch's C++ code logged at its warning level (``[W socket.cpp:558]``,
+``[rank0]:[W1123 ...``)."""
+
+
+def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
+    """The log stops at the warning.  Not a log that is one of torch's own logged warnings
+    alone, once (c10d's IPv6 lookup, printed by runs that reach their peers over IPv4): that
+    is a line someone quoted, not a run seen stopping there; a retry that never succeeds
+    repeats it, a run that got there shows lines before it."""
+    if not _where_it_stopped(warned, logs):
+        return False
+    return len(warned) > 1 or not any(
+        log.path == e.file and "\n" not in (alone := log.text.strip())
+        and GLOG_WARNING.match(alone) for log in logs.texts for e in warned)
+
+
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
             logs: LogSet) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
     rule's evidence, ``with``, with no other exception between them), or where the log stops
     at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
-    if not warned or _where_it_stopped(warned, logs):
+    if not warned or _stuck_at(warned, logs):
         return warned
     companions = [other for other in rules if other.id in rule.with_rules]
     beside = [e for other in companions for e in sources.of(other)]

@@ -2723,7 +2723,9 @@ def test_the_ipv6_lookup_warning_names_the_host_only_where_the_run_stopped():
               "10000ms while trying to connect to (trainer-node-0.invalid, 29555).\n")
     went_on = "[rank0]: epoch 0 step 1 loss 2.3026\n"
     assert diagnose(from_text(warning * 3 + went_on, "ok.log")).status == "no_failure"
-    for stopped in (warning * 3 + failed, warning * 3):  # failed, or stuck at the warning
+    # the warning alone, once: a line someone quoted, not a run seen stopping there
+    assert diagnose(from_text("\n" + warning, "quoted.log")).status == "no_failure"
+    for stopped in (warning * 3 + failed, warning * 3, "[rank0]: init\n" + warning):
         result = diagnose(from_text(stopped, "failed.log"))
         assert [f.id for f in result.findings][:1] == ["host-not-resolved"], stopped
     # a Kubernetes pod warns while its master's DNS record appears, trains, then fails apart
