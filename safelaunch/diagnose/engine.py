@@ -367,9 +367,28 @@ def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> boo
 
 
 def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
-    """Whether a line of ``evidence`` is the last line of its log: the run stopped there."""
-    last = {log.path: log.body.line_at(max(0, len(log.text.rstrip()) - 1)) for log in logs.texts}
-    return any(last.get(e.file) == e.line for e in evidence)
+    """Whether a line of ``evidence`` is the last line of its log: the run stopped there (an
+    excerpt cut in the middle of a copy of the line, repeated, stops there too)."""
+    last = {log.path: _stopping_lines(log) for log in logs.texts}
+    return any(e.line in last.get(e.file, ()) for e in evidence)
+
+
+CUT_COPY = 20
+"""How much of a repeated line a cut last line must hold to be taken for its copy."""
+
+
+def _stopping_lines(log: LogText) -> tuple[int, ...]:
+    """The number of the log's last line; with the one before it where the last line is the
+    beginning of that one, cut (a waiting line repeated until the excerpt ends mid-line)."""
+    text = log.text.rstrip()
+    end = len(text)
+    start = text.rfind("\n", 0, end) + 1
+    last = log.body.line_at(max(0, end - 1))
+    before = text.rfind("\n", 0, max(0, start - 1)) + 1
+    cut = text[start:end]
+    if start and len(cut) >= CUT_COPY and text[before:start - 1].startswith(cut):
+        return last, log.body.line_at(before)
+    return (last,)
 
 
 def _known_without_lines(rule: Rule, logs: LogSet) -> bool:

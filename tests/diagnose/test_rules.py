@@ -1350,6 +1350,39 @@ CASES: dict[str, tuple[str, str]] = {
         "failed (exitcode: 1) local_rank: 0 (pid: 73025) of binary: /usr/bin/python3\n",
         "node:73025:73112 [0] NCCL INFO Channel 00/02 : 0[0] -> 1[1] via P2P/IPC\n"
         "node:73025:73112 [0] NCCL INFO comm 0x2012b5e0 rank 0 nranks 2 - Init COMPLETE\n"),
+    # slurmctld refusing a submission (sbatch's words); a healthy run names its account
+    "slurm-invalid-account": (
+        "$ sbatch train.sh\nsbatch: error: Batch job submission failed: Invalid account or "
+        "account/partition combination specified\n",
+        "Submitted batch job 4242 (account lab-gpu, partition gpu)\nstep 1 loss 2.3\n"),
+    "slurm-controller-unreachable": (
+        "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect "
+        "failure)\n",
+        "squeue: the slurm controller is back; contact restored\nSubmitted batch job 4243\n"),
+    # the Trainer's checkpoint rotation run by the main process of each node on one shared disk
+    "checkpoint-write-race": (
+        TRACE + '  File "/venv/lib/python3.10/site-packages/transformers/trainer.py", line 2950, '
+        "in _save_checkpoint\n    self._rotate_checkpoints(use_mtime=False, output_dir=run_dir)"
+        '\n  File "/venv/lib/python3.10/site-packages/transformers/trainer.py", line 3412, in '
+        "_rotate_checkpoints\n    shutil.rmtree(checkpoint, ignore_errors=True)\n"
+        "OSError: [Errno 39] Directory not empty: 'out/checkpoint-500'\n",
+        "Deleting older checkpoint [out/checkpoint-500] due to args.save_total_limit\n"
+        "Saving model checkpoint to out/checkpoint-1000\n"),
+    "accelerate-removed-argument": (
+        TRACE + "    accelerator = Accelerator(log_with='tensorboard', logging_dir=args.out)\n"
+        "TypeError: Accelerator.__init__() got an unexpected keyword argument 'logging_dir'\n",
+        "accelerator = Accelerator(log_with='tensorboard', project_dir=args.out)\n"
+        "step 1 loss 2.3\n"),
+    # torch < 2.0's barrier at init with a one-minute timeout; the default 30 minutes is quiet
+    "process-group-timeout-too-short": (
+        "Added key: store_based_barrier_key:1 to store for rank: 0\nWaiting in store based "
+        "barrier to initialize process group for rank: 0, key: store_based_barrier_key:1 "
+        "(world_size=4, worker_count=8, timeout=0:01:00)\nRuntimeError: Timed out initializing "
+        "process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 "
+        "(world_size=4, worker_count=8, timeout=0:01:00)\n",
+        "Waiting in store based barrier to initialize process group for rank: 0, key: "
+        "store_based_barrier_key:1 (world_size=4, worker_count=2, timeout=0:30:00)\n"
+        "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -3414,3 +3447,14 @@ def test_the_hub_advice_names_the_cli_that_exists():
         for fix in rule.fixes:
             if "huggingface-cli" in fix:
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
+
+
+def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():
+    waiting = ("Waiting in store based barrier to initialize process group for rank: 0, key: "
+               "store_based_barrier_key:1 (world_size=4, worker_count=8, timeout=0:01:00)\n")
+    cut = waiting * 3 + waiting[:90]
+    assert diagnose(from_text(cut, "cut.log")).findings[0].id == "process-group-timeout-too-short"
+    went_on = waiting * 3 + "Rank 0: Completed store-based barrier\n" + waiting[:90]
+    assert diagnose(from_text(went_on, "ok.log")).status == "no_failure"
+    short = waiting * 3 + waiting[:12]  # too little of the line to call it a copy
+    assert diagnose(from_text(short, "short.log")).status == "no_failure"
