@@ -237,16 +237,29 @@ def _keyword_lines(pattern: Pattern, log: LogText) -> Iterator[int]:
     assert pattern.keyword is not None
     text = log.text
     anchored = pattern.source.startswith("^")
+    # a pattern with a run of white space may go on over a line break (a message wrapped
+    # where a space was): its match starts on the keyword's line and may end on the next
+    wraps = "\\s" in pattern.source
     at = text.find(pattern.keyword)
     while at >= 0:
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         end = len(text) if end < 0 else end
-        if pattern.regex.search(text, start, end) or (
+        stop = _next_line_end(text, end) if wraps else end
+        match = pattern.regex.search(text, start, stop)
+        if (match and match.start() <= end) or (
                 anchored and pattern.regex.search(
                     strip_prefixes(text[start:end], log.labels)[1])):
             yield start
         at = text.find(pattern.keyword, end)
+
+
+def _next_line_end(text: str, end: int) -> int:
+    """Where the line after the one ending at ``end`` ends."""
+    if end >= len(text):
+        return end
+    after = text.find("\n", end + 1)
+    return len(text) if after < 0 else after
 
 
 def _echoes(text: str, echoes: list[Rule]) -> bool:

@@ -3458,3 +3458,14 @@ def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():
     assert diagnose(from_text(went_on, "ok.log")).status == "no_failure"
     short = waiting * 3 + waiting[:12]  # too little of the line to call it a copy
     assert diagnose(from_text(short, "short.log")).status == "no_failure"
+
+
+def test_a_message_wrapped_where_it_had_a_space_is_read_over_the_break():
+    text = ("ImportError: cannot import name 'is_npu_available' from 'accelerate.utils' \n"
+            "(/opt/conda/lib/python3.10/site-packages/accelerate/utils/__init__.py)\n")
+    result = diagnose(from_text(text, "wrapped.log"))
+    assert result.findings[0].id == "library-version-skew"
+    assert "cannot import name" in result.findings[0].evidence[0].text
+    # a match must start on the keyword's line: the next line alone proves nothing
+    assert diagnose(from_text("(/opt/conda/lib/python3.10/site-packages/x.py)\n",
+                              "x.log")).status == "no_failure"
