@@ -148,7 +148,8 @@ CANDIDATE_PARTS = (
     "died", "killed", "device handle", r"E\d{4} ", r"\[E ", "FAILED", "fatal", "build stopped",
     "FATAL", "Fatal", "exit status", "exited with", "exception", "Illegal instruction",
     "Assertion", r"E \d\d-\d\d ", r"ERROR \d\d-\d\d ", r"CRITICAL \d\d-\d\d ",
-    r"\.[A-Z][a-z]\w{0,100}(?:\([A-Z]\w{0,100}\))?: ", r"socket\.(?:timeout|gaierror|herror): ")
+    r"\.[A-Z][a-z]\w{0,100}(?:\([A-Z]\w{0,100}\))?: ", r"socket\.(?:timeout|gaierror|herror): ",
+    "socket has failed to", "socket has timed out", "ERR!")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -195,6 +196,14 @@ SHAPES = [
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
+    # a compiler's error (gcc, clang, nvcc: file:line:col: [fatal ]error: ...)
+    re.compile(r"^(?:\S{1,300}:\d{1,7}:(?:\d{1,5}:)? (?:fatal )?error|fatal error): [^\d\s]"),
+    # torch's store sockets: the server could not listen, a client gave up (the client's
+    # "failed to connect" is a warning it retries after, not a failure)
+    re.compile(r"The server socket has failed to (?:listen|bind)|The client socket has timed "
+               r"out after"),
+    # nccl-tests finding wrong results; nvidia-smi reading a GPU in an error state
+    re.compile(r"Out of bounds values : [1-9]\d{0,12} FAILED|\|[ \t]{0,40}ERR![ \t]{0,40}\|"),
     re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
                r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),

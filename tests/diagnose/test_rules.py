@@ -1873,6 +1873,12 @@ def test_glog_prefixed_traceback_is_read():
     "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(widget)\n",
     "socket.timeout: timed out\n",
     "ray.exceptions.RayTaskError(WidgetError): ray::Widget.frob() (pid=81, ip=10.0.0.3)\n",
+    # a compiler's error, torch's store sockets, nccl-tests' wrong results, nvidia-smi's ERR!
+    "widget/frob.cu:12:10: fatal error: widget.h: No such file or directory\n",
+    "[E1127 04:00:00 socket.cpp:1011] The server socket has failed to listen on any local "
+    "network address.\n",
+    " Out of bounds values : 8 FAILED\n",
+    "|   0  NVIDIA A100-SXM4-80GB  On  | 00000000:07:00.0 Off |                  ERR! |\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1889,7 +1895,11 @@ def test_words_near_a_failure_shape_are_no_failure():
             "worker 3 exited with status 0\nAssertion checks: on\n"
             "lightning.pytorch.utilities.rank_zero: GPU available: True\n"
             "Trainer.fit: stopped after 3 epochs\nsocket.timeout: 30 s (default)\n"
-            "model.Widget:widget 7 loaded\n")
+            "model.Widget:widget 7 loaded\n"
+            " Out of bounds values : 0 OK\n"
+            "[W1127 socket.cpp:464] [c10d] The client socket has failed to connect to "
+            "[node-0]:29500 (errno: 111 - Connection refused).\nstep 1 loss 2.3\n"
+            "| N/A   34C    P0    61W / 400W |      4MiB / 81920MiB |      0%      Default |\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 
