@@ -398,8 +398,9 @@ def _stopping_lines(log: LogText) -> tuple[int, ...]:
     start = text.rfind("\n", 0, end) + 1
     last = log.body.line_at(max(0, end - 1))
     before = text.rfind("\n", 0, max(0, start - 1)) + 1
-    cut = text[start:end]
-    if start and len(cut) >= CUT_COPY and text[before:start - 1].startswith(cut):
+    cut = strip_prefixes(text[start:end], log.labels)[1]
+    if (start and len(cut) >= CUT_COPY
+            and strip_prefixes(text[before:start - 1], log.labels)[1].startswith(cut)):
         return last, log.body.line_at(before)
     return (last,)
 
@@ -433,9 +434,9 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
     return matches
 
 
-GLOG_WARNING = re.compile(r"^(?:\[rank\d{1,6}\]:)?\[?W(?:\d{4} | )")
+GLOG_WARNING = re.compile(r"\[W(?:\d{4})? |(?:^|[\s\]:])W\d{4} \d\d:")
 """A line torch's C++ code logged at its warning level (``[W socket.cpp:558]``,
-``[rank0]:[W1123 ...``)."""
+``[rank0]:[W1123 ...``), after whatever prefixes a logger or a pod put before it."""
 
 
 def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
@@ -447,7 +448,7 @@ def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
         return False
     return len(warned) > 1 or not any(
         log.path == e.file and "\n" not in (alone := log.text.strip())
-        and GLOG_WARNING.match(alone) for log in logs.texts for e in warned)
+        and GLOG_WARNING.search(alone, 0, 300) for log in logs.texts for e in warned)
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
