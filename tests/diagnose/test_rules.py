@@ -1383,6 +1383,20 @@ CASES: dict[str, tuple[str, str]] = {
         "Waiting in store based barrier to initialize process group for rank: 0, key: "
         "store_based_barrier_key:1 (world_size=4, worker_count=2, timeout=0:30:00)\n"
         "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n"),
+    # FSDP (1) given a process_group for a tensor-parallel model: torch's storage check, from
+    # FSDP freeing a DTensor's storage (pytorch/pytorch#126548)
+    "fsdp-tp-needs-device-mesh": (
+        TRACE + "    model = FSDP(model, process_group=dp_group, use_orig_params=True)\n"
+        "RuntimeError: Attempted to call resize_() on an invalid python storage.\n",
+        "FSDP(model, device_mesh=mesh['dp']): 24 flat parameters, storage resize_() at "
+        "reshard\n"),
+    # another package's Click program installed as torchtune's `tune`
+    "launcher-command-shadowed": (
+        "$ tune run --nproc_per_node 8 full_finetune_distributed --config qwen2_5/1.5B_full\n"
+        "Usage: tune [OPTIONS] COMMAND [ARGS]...\nTry 'tune --help' for help.\n\n"
+        "Error: No such command 'run'.\n",
+        "usage: tune [-h] {download,ls,cp,run,validate,cat} ...\n"
+        "Running FullFinetuneRecipeDistributed with resolved config:\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -2491,6 +2505,16 @@ def test_the_schedulers_reason_comes_before_the_ranks_ends(text, rule_id):
     # a web API's own expired JWT, in the same words as S3's
     (TRACE + "requests.exceptions.HTTPError: 401 Client Error: {\"error\": \"Expired token\", "
      "\"message\": \"The provided token has expired\"}\n", "s3-token-expired"),
+    # another program's own Click usage and unknown subcommand shadow no launcher
+    ("Usage: ray [OPTIONS] COMMAND [ARGS]...\nTry 'ray --help' for help.\n\n"
+     "Error: No such command 'tune'.\n", "launcher-command-shadowed"),
+    # a divisibility assert from a frame that is no tensor-parallel divide() or MoE group
+    (TRACE + "  File \"/opt/app/data.py\", line 12, in divide_batch\n"
+     "    assert total % parts == 0, f'{total} is not divisible by {parts}'\n"
+     "AssertionError: 10 is not divisible by 4\n", "tp-size-indivisible"),
+    (TRACE + "  File \"/opt/app/data.py\", line 12, in divide_batch\n"
+     "    assert total % parts == 0, f'{total} is not divisible by {parts}'\n"
+     "AssertionError: 10 is not divisible by 4\n", "expert-parallel-size-indivisible"),
 ])
 def test_near_wordings_are_not_the_new_causes(text, rule_id):
     assert rule_id not in [f.id for f in diagnose(from_text(text, "case.log")).findings]

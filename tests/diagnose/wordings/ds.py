@@ -127,6 +127,23 @@ WORDINGS = [
      + raised("raise ValueError(\"Num nodes is >1 but no extra nodes available via hostfile\")",
                "ValueError: Num nodes is >1 but no extra nodes available via hostfile"),
      "deepspeed-no-hostfile"),
+    # DeepSpeed utils/groups.py _create_expert_and_data_parallel, 0.5 to 0.17 (MoE ep_size)
+    (TRACE + "    model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model)\n"
+     "  File \"/opt/venv/lib/python3.10/site-packages/deepspeed/moe/layer.py\", line 99, in "
+     "_create_process_groups\n    groups._create_expert_and_data_parallel(self.ep_size)\n"
+     "  File \"/opt/venv/lib/python3.10/site-packages/deepspeed/utils/groups.py\", line 130, in "
+     "_create_expert_and_data_parallel\n    _ensure_divisibility(world_size, "
+     "expert_parallel_size_)\n  File \"/opt/venv/lib/python3.10/site-packages/deepspeed/utils/"
+     "groups.py\", line 54, in _ensure_divisibility\n    assert numerator % denominator == 0, "
+     "'{} is not divisible by {}'.format(\nAssertionError: 6 is not divisible by 4\n",
+     "expert-parallel-size-indivisible"),
+    # ... and with a Megatron mpu: the data-parallel size over ep_size (_get_expert_parallel_ranks)
+    (TRACE + "  File \"/opt/venv/lib/python3.10/site-packages/deepspeed/utils/groups.py\", line "
+     "213, in _get_expert_parallel_ranks\n    _ensure_divisibility(dp_world_size, "
+     "expert_parallel_size_)\n  File \"/opt/venv/lib/python3.10/site-packages/deepspeed/utils/"
+     "groups.py\", line 54, in _ensure_divisibility\n    assert numerator % denominator == 0, "
+     "'{} is not divisible by {}'.format(\nAssertionError: 2 is not divisible by 8\n",
+     "expert-parallel-size-indivisible"),
 ]
 
 

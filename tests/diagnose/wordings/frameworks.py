@@ -62,6 +62,14 @@ WORDINGS = [
      "numerator, denominator)\n"
      "AssertionError: 28 is not divisible by 8\n",
      "tp-size-indivisible"),
+    # ColossalAI (nn/layer/utils/common.py, legacy/nn/layer/utils/common.py) divide(): the
+    # tensor-parallel share of the hidden size over the head size
+    (TRACE + "  File \"/opt/conda/lib/python3.8/site-packages/titans/layer/attention/"
+     "gpt_attention.py\", line 49, in forward\n    num_attention_heads = divide(all_head_size, "
+     "self.attention_head_size)\n  File \"/opt/conda/lib/python3.8/site-packages/colossalai/"
+     "legacy/nn/layer/utils/common.py\", line 50, in divide\n    assert numerator % denominator "
+     "== 0, \\\nAssertionError: 160 is not divisible by 128\n",
+     "tp-size-indivisible"),
     # megatron-core 0.15.0 transformer/transformer_block.py
     (raised("self.decoder = TransformerBlock(config=self.config, spec=transformer_layer_spec)",
              "AssertionError: num_layers should be divisible by pipeline_model_parallel_size"),

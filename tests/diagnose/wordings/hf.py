@@ -119,10 +119,24 @@ WORDINGS = [
      "configuration_auto.py\", line 671, in __getitem__\n"
      "    raise KeyError(key)\n"
      "KeyError: 'mistral'\n", "model-type-unknown"),
+    # --- quantization-gpu-too-old: transformers' FP8 quantizers, raised -------------------
+    # transformers 4.43 .. (quantizers/quantizer_fbgemm_fp8.py validate_environment)
+    (TRACE + "    model = AutoModelForCausalLM.from_pretrained(model_id, device_map='auto')\n"
+     "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= "
+     "9.0 (e.g H100)\n", "quantization-gpu-too-old"),
+    # transformers' finegrained_fp8 quantizer before it only warned and dequantized
+    (TRACE + "    model = AutoModelForCausalLM.from_pretrained('deepseek-ai/DeepSeek-V3')\n"
+     "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= "
+     "8.9 (e.g 4090/H100), actual = `8.0`\n", "quantization-gpu-too-old"),
 ]
 
 
 HEALTHY = [
+    # transformers' finegrained_fp8 quantizer today: a warning, and the model loads in bf16
+    "FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g "
+    "4090/H100), actual = `8.0`. We will default to dequantizing the model to bf16. Feel free "
+    "to use a different quantization method like bitsandbytes or torchao\n"
+    "Loading checkpoint shards: 100%|##########| 4/4 [00:09<00:00,  2.30s/it]\n",
     # the retry that worked (a warning, and the run goes on)
     "Rate limit info: 4999/5000 requests remaining in current 300s window\n"
     "{'loss': 1.93, 'learning_rate': 2e-05, 'epoch': 0.1}\n",

@@ -1,7 +1,7 @@
 """The wordings of the LLM serving and RL post-training stacks (vLLM 0.4 to 0.33, SGLang 0.3
-to 0.5, Ray 2.9 to 2.60, TRL 0.17 to 1.16, verl 0.3 to 0.5) as their sources print them,
-diagnosed as their rules; and the healthy lines next to them that must not be.  Each text is
-copied from the library's source at the release named beside it."""
+to 0.5, Ray 2.9 to 2.60, TRL 0.17 to 1.16, verl 0.3 to 0.5, TensorRT-LLM) as their sources
+print them, diagnosed as their rules; and the healthy lines next to them that must not be.
+Each text is copied from the library's source at the release named beside it."""
 
 from __future__ import annotations
 
@@ -287,10 +287,37 @@ WORDINGS = [
              "ConnectionError: The vLLM server can't be reached at http://10.0.0.7:8000 after "
              "240.0 seconds. Make sure the server is running by running `vllm serve`."),
      "trl-vllm-server-unreachable"),
+    # --- model-parallel-checkpoint-world-size: an engine or model split for TP x PP ranks ---
+    # TensorRT-LLM 0.8 (cpp/tensorrt_llm/runtime/worldConfig.cpp WorldConfig::mpi, TLLM_CHECK)
+    (_raised("runner = ModelRunnerCpp.from_dir(engine_dir=args.engine_dir, rank=rank)",
+             "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: mpiSize == tp * pp "
+             "(/src/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:90)"),
+     "model-parallel-checkpoint-world-size"),
+    # TensorRT-LLM's later worldConfig.cpp (TLLM_CHECK_WITH_INFO, "Assertion failed: " + info;
+    # with context parallelism the message goes on "* CP Size 1")
+    (_raised("runner = ModelRunnerCpp.from_dir(engine_dir=args.engine_dir, rank=rank)",
+             "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: MPI size 1 != TP size 2 * PP "
+             "size 1 * CP Size 1 (/src/tensorrt_llm/cpp/tensorrt_llm/runtime/worldConfig.cpp:122)"),
+     "model-parallel-checkpoint-world-size"),
+    # TensorRT-LLM's Python examples and runtime (run.py, summarize.py, model_runner.py)
+    (_raised("assert world_size == tensorrt_llm.mpi_world_size(), \\",
+             "AssertionError: Engine world size (4) != Runtime world size (1)"),
+     "model-parallel-checkpoint-world-size"),
+    # vLLM up to 0.7.2 and SGLang (distributed/parallel_state.py initialize_model_parallel),
+    # vLLM started by torchrun or a trainer's colocated rollout
+    ("[rank1]:   File \"/usr/local/lib/python3.10/site-packages/vllm/distributed/"
+     "parallel_state.py\", line 1025, in initialize_model_parallel\n[rank1]:     raise "
+     "RuntimeError(\n[rank1]: RuntimeError: world_size (8) is not equal to "
+     "tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)\n",
+     "model-parallel-checkpoint-world-size"),
 ]
 
 
 HEALTHY = [
+    # TensorRT-LLM's runtime start-up (worldConfig.cpp) and vLLM 0.8's rank assignment
+    "[TensorRT-LLM][INFO] MPI size: 2, rank: 0\n[TensorRT-LLM][INFO] Loaded engine size: 6 GiB\n",
+    "INFO 05-02 10:11:12 [parallel_state.py:957] rank 3 in world size 8 is assigned as DP rank "
+    "0, PP rank 0, TP rank 3\n",
     # vLLM 0.11.0 (v1/worker/gpu_worker.py): the info line about the memory it measured
     "INFO 05-02 10:11:12 [gpu_worker.py:380] Free memory on device (78.2/79.19 GiB) on startup. "
     "Desired GPU memory utilization is (0.9, 71.27 GiB). Actual usage is 14.99 GiB for weight, "
