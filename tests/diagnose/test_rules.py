@@ -94,6 +94,18 @@ CASES: dict[str, tuple[str, str]] = {
         "gpu-node-3:5521:5690 [2] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.3<0>\n"
         "gpu-node-3:5521:5690 [2] NCCL INFO Channel 00/0 : 2[2] -> 3[3] [send] via NET/IB/0\n"),
     # NCCL's shmutils.cc WARN format.
+    # torch 2.x distributed_c10d.recv on a group without device_id: ProcessGroupNCCL's
+    # broadcastUniqueNCCLID timing out in the store while it lazily creates the communicator.
+    "nccl-device-id-missing": (
+        '[rank2]:   File "/opt/conda/lib/python3.11/site-packages/torch/distributed/'
+        'distributed_c10d.py", line 2414, in recv\n'
+        "[rank2]:     return group.recv([tensor], group_src, tag).wait()\n"
+        "[rank2]: torch.distributed.DistBackendError: [2] is setting up NCCL communicator and "
+        "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but "
+        "store->get('0') got error: wait timeout after 600000ms, keys: /default_pg/0//cuda//0\n",
+        "[rank2]: pipeline stage 1: group.recv([tensor], 0) from stage 0 done in 0.8 ms\n"
+        "gpu-2:812:1043 [2] NCCL INFO comm 0x5 rank 2 nranks 4 cudaDev 2 busId 41000 - Init "
+        "COMPLETE\n"),
     "nccl-shm": (
         "trainer:812:1043 [0] include/shmutils.h:30 NCCL WARN Error while creating shared "
         "memory segment /dev/shm/nccl-8Dk2Lc (size 9637888)\n"

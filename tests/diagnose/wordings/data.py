@@ -138,6 +138,10 @@ WORDINGS = [
     # wandb 0.13.11 .. 0.22.2 (sdk/wandb_login.py)
     (TRACE + "wandb.errors.UsageError: api_key not configured (no-tty). call "
      "wandb.login(key=[your_api_key])\n", "wandb-no-key"),
+    # Python 3.8-3.13 multiprocessing/reduction.py recvfds, a log cut at the raising line
+    # (the DataLoader's file-descriptor sharing past ulimit -n)
+    ("  File \"/usr/lib/python3.8/multiprocessing/reduction.py\", line 164, in recvfds\n"
+     "    raise RuntimeError('received %d items of ancdata' %\n", "too-many-open-files"),
     # wandb 0.19.11 .. 0.22.2 (sdk/wandb_init.py)
     (TRACE + "wandb.errors.errors.CommError: Run initialization has timed out after 90.0 sec. "
      "Please try increasing the timeout with the `init_timeout` setting: "

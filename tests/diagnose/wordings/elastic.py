@@ -23,6 +23,9 @@ WORDINGS = [
     # torch 1.13-2.13 elastic/multiprocessing/api.py's SignalException (f-string: a number)
     (RUN_PY + "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4015698 "
      "got signal: 15\n", "launcher-terminated"),
+    # the same SignalException as a user retyped it (ChatGLM2-6B #262: SIGHUP after nohup)
+    ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 81061 got "
+     "sigval:1\n", "launcher-terminated"),
     # c10d FileStore::get (torch 1.13) and with its timeout (2.x), raised by TORCH_CHECK
     (TRACE + "RuntimeError: Timeout waiting for key: default_pg/0//cuda//0\n", "store-timeout"),
     (TRACE + "RuntimeError: Timeout waiting for key: /default_pg/0//cuda//0 after 1800000 ms\n",
@@ -78,11 +81,20 @@ WORDINGS = [
      "'4(x2)'\n", "nproc-not-a-number"),
     # torch 1.13-2.13 run.py determine_local_world_size
     (RUN_PY + "ValueError: Unsupported nproc_per_node value: --work-dir\n", "nproc-not-a-number"),
+    # ... and an empty value: "dist_train.sh ${CONFIG_FILE} ${GPU_NUM}" with the variables unset
+    (RUN_PY + "    raise ValueError(f\"Unsupported nproc_per_node value: {nproc_per_node}\")\n"
+     "ValueError: Unsupported nproc_per_node value: \n", "launch-variable-empty"),
     (RUN_PY + "    nproc_per_node = determine_local_world_size(args.nproc_per_node)\nValueError: "
      "Cuda is not available.\n", "torch-without-cuda"),
     # torch 1.13-2.13 rendezvous.py env:// handler
     (TRACE + "ValueError: Error initializing torch.distributed using env:// rendezvous: "
      "environment variable MASTER_ADDR expected, but not set\n", "not-launched"),
+    # torch 0.4 THD process_group/General.cpp, the env:// method without RANK / WORLD_SIZE
+    (TRACE + "RuntimeError: rank is not set but it is required for env:// init method at "
+     "/opt/conda/conda-bld/pytorch_1524590031827/work/torch/lib/THD/process_group/General.cpp:17"
+     "\n", "not-launched"),
+    (TRACE + "RuntimeError: world_size is not set but it is required for env:// init method "
+     "at torch/lib/THD/process_group/General.cpp:21\n", "not-launched"),
     (TRACE + "ValueError: Error initializing torch.distributed using tcp:// rendezvous: rank "
      "parameter missing\n", "init-method-without-rank"),
     # torch 2.x distributed_c10d.py (1.13: RuntimeError, the same words)
@@ -107,6 +119,7 @@ HEALTHY = [
     "INFO:torch.distributed.run:Using nproc_per_node=gpu.\nUsing 8 GPUs: Cuda is available\n"
     "step 1 loss 2.30\n",
     "store: waiting for key default_pg/0 (timeout 1800000 ms)\nstep 1 loss 2.30\n",
+    "launcher: --nproc-per-node not given, nproc_per_node value: 1\nstep 1 loss 2.30\n",
     "usage: torchrun [-h] [--node-rank NODE_RANK]\n  --node-rank/--node_rank NODE_RANK  an int\n"
     "step 1 loss 2.30\n",
 ]

@@ -12,6 +12,12 @@ from wordings import TRACE, raised
 MCORE = "/usr/local/lib/python3.11/site-packages/megatron/core"
 
 WORDINGS = [
+    # Coqui TTS 0.6-0.22 (TTS/utils/training.py, trainer_utils.py) and the trainer package:
+    # a plain python run that sees several GPUs
+    (TRACE + "RuntimeError:  [!] 2 active GPUs. Define the target GPU by `CUDA_VISIBLE_DEVICES`. "
+     "For multi-gpu training use `TTS/bin/distribute.py`.\n", "not-launched"),
+    (TRACE + "RuntimeError:  [!] 3 active GPUs. Define the target GPU by `CUDA_VISIBLE_DEVICES`. "
+     "For multi-gpu training use `python -m trainer.distribute`.\n", "not-launched"),
     # --- Megatron: CUDA_DEVICE_MAX_CONNECTIONS ---
     # megatron-core 0.19.2 megatron/training/arguments.py (TP or CP before Blackwell)
     (raised("args = parse_args(extra_args_provider, ignore_unknown_args)",

@@ -46,6 +46,40 @@ WORDINGS = [
     ("node1:812:830 [1] include/shm.h:31 NCCL WARN Unable to allocate shared memory (9637888 "
      "bytes) : No space left on device\n",
      "nccl-shm"),
+    # torch 2.1 ProcessGroupNCCL broadcastUniqueNCCLID ("retreiving"), lazily for a recv
+    ("  File \"/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py\", "
+     "line 1640, in recv\n    pg.recv([tensor], src, tag).wait()\nRuntimeError: [3] is setting "
+     "up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key "
+     "'0:3', but store->get('0:3') got error: Socket Timeout\n",
+     "nccl-device-id-missing"),
+    # torch 2.4+ (DistBackendError, "retrieving"), for a batch_isend_irecv
+    ("[rank1]:   File \"/opt/conda/lib/python3.11/site-packages/torch/distributed/"
+     "distributed_c10d.py\", line 2511, in batch_isend_irecv\n[rank1]:     p2p_op.op(p2p_op."
+     "tensor, p2p_op.peer, p2p_op.group, p2p_op.tag)\n[rank1]: torch.distributed."
+     "DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] "
+     "via c10d key-value store by key '0', but store->get('0') got error: wait timeout after "
+     "600000ms, keys: /default_pg/0//cuda//0\n",
+     "nccl-device-id-missing"),
+    # the same wait under a barrier: rank 0 late or gone, the store's timeout (not this rule)
+    ("[rank4]:   File \"/opt/conda/lib/python3.11/site-packages/torch/distributed/"
+     "distributed_c10d.py\", line 4159, in barrier\n[rank4]:     work = group.barrier(opts=opts)"
+     "\n[rank4]: torch.distributed.DistBackendError: [4] is setting up NCCL communicator and "
+     "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
+     "got error: wait timeout after 600000ms, keys: /default_pg/0//cuda//0\n",
+     "store-timeout"),
+    # a loss's class targets out of range: THCUNN (torch 1.x), ATen Loss.cu (2.x), THNN's CPU
+    # assert (torch 0.4-1.2, closed with '), ATen LossNLL.cpp's TORCH_CHECK_INDEX (1.3+)
+    ("RuntimeError: CUDA error: device-side assert triggered\n/pytorch/aten/src/THCUNN/"
+     "SpatialClassNLLCriterion.cu:106: cunn_SpatialClassNLLCriterion_updateOutput_kernel: block: "
+     "[0,0,0], thread: [725,0,0] Assertion `t >= 0 && t < n_classes` failed.\n",
+     "embedding-index-out-of-range"),
+    ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: "
+     "block: [0,0,0], thread: [3,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+     "[rank0]: RuntimeError: CUDA error: device-side assert triggered\n",
+     "embedding-index-out-of-range"),
+    (TRACE + "RuntimeError: Assertion `cur_target >= 0 && cur_target < n_classes' failed.  at "
+     "../aten/src/THNN/generic/ClassNLLCriterion.c:94\n", "embedding-index-out-of-range"),
+    (TRACE + "IndexError: Target 10 is out of bounds.\n", "embedding-index-out-of-range"),
     # NCCL's CUCHECK (driver calls) prints the error code
     ("node2:1201:1201 [0] NCCL WARN Cuda failure 3 'initialization error'\n",
      "cuda-init-failed-in-nccl"),
