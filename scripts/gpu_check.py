@@ -489,9 +489,9 @@ def job_steps(ctx: Context) -> list[Step]:
                  expect=Expect(exit=[1], diagnosis=["cuda-oom"],
                                note="torch.OutOfMemoryError, exit 1, diagnosed as CUDA OOM")),
         run_step(ctx, "device-assert", [*one, *fault("assert")], timeout=180, typical=30,
-                 expect=Expect(nonzero=True, diagnosis=["cuda-illegal-access"],
+                 expect=Expect(nonzero=True, diagnosis=["embedding-index-out-of-range"],
                                note="device-side assert: exit 1 (or 134 if NCCL aborts at "
-                                    "exit), diagnosed as a CUDA kernel error")),
+                                    "exit), diagnosed as a class label out of range")),
         run_step(ctx, "sync-hang", [*one, *hang, *fault("sync-hang")], timeout=180, typical=40,
                  expect=Expect(exit=[124], culprits=[0], diagnosis=["hang-gpu-wait"],
                                files=["stacks/rank0*"],

@@ -15,7 +15,7 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 272
+DEV_RIGHT_FIRST_FLOOR = 287
 DEV_NO_KNOWN_FAILURE_CEILING = 0
 
 
