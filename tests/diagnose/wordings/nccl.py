@@ -127,6 +127,14 @@ WORDINGS = [
      "local rank and will start to dump the debug info. Last enqueued NCCL work: 12, last "
      "completed NCCL work: 11.\n",
      "collective-timeout"),
+    # torch 2.4+'s C++ backtrace of the watchdog's exception, the log cut before its message:
+    # WorkNCCL::checkTimeout raises only the timeout
+    ("frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::"
+     "duration<long, std::ratio<1l, 1000l> > >) + 0x1d2 (0x7f9391ba8c62 in /venv/lib/python3.10/"
+     "site-packages/torch/lib/libtorch_cuda.so)\nframe #2: c10d::ProcessGroupNCCL::"
+     "watchdogHandler() + 0x1a0 (0x7f9391bada80 in /venv/lib/python3.10/site-packages/torch/lib/"
+     "libtorch_cuda.so)\nterminate called after throwing an instance of 'c10::DistBackendError'\n",
+     "collective-timeout"),
     # torch 2.3's exit message of the heartbeat monitor
     ("[rank3]:[F ProcessGroupNCCL.cpp:1184] [PG 0 Rank 3] ProcessGroupNCCL's watchdog detected "
      "a collective timeout and notified current rank. This is most likely caused by incorrect "
