@@ -149,7 +149,7 @@ CANDIDATE_PARTS = (
     "FATAL", "Fatal", "exit status", "exited with", "exception", "Illegal instruction",
     "Assertion", r"E \d\d-\d\d ", r"ERROR \d\d-\d\d ", r"CRITICAL \d\d-\d\d ",
     r"\.[A-Z][a-z]\w{0,100}(?:\([A-Z]\w{0,100}\))?: ", r"socket\.(?:timeout|gaierror|herror): ",
-    "socket has failed to", "socket has timed out", "ERR!")
+    "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -205,7 +205,9 @@ SHAPES = [
     # nccl-tests finding wrong results; nvidia-smi reading a GPU in an error state
     re.compile(r"Out of bounds values : [1-9]\d{0,12} FAILED|\|[ \t]{0,40}ERR![ \t]{0,40}\|"),
     re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
-               r"|died with <Signals|non-zero exit status|exit code [1-9]|Exited with exit code"
+               r"|died with <Signals|non-zero exit (?:status|code)|exit code [1-9]|Exited with exit code"
+               # Open MPI's mpirun (the report's first line, and a rank killed by a signal)
+               r"|exited with non-zero status|exited on signal \d"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
                r"|xceeded (?:job |step |virtual )?memory limit(?! at some point)"

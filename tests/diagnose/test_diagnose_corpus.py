@@ -15,8 +15,10 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 287
-DEV_NO_KNOWN_FAILURE_CEILING = 0
+DEV_RIGHT_FIRST_FLOOR = 301
+# three dev excerpts end before their failure (cut where the thread's paste or its search
+# excerpt ended, or only benign warnings shown): deepspeed-4002, torchgeo-1198, xla-3883
+DEV_NO_KNOWN_FAILURE_CEILING = 3
 
 
 def test_the_corpus_is_all_there():

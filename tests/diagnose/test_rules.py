@@ -1409,6 +1409,19 @@ CASES: dict[str, tuple[str, str]] = {
         "Error: No such command 'run'.\n",
         "usage: tune [-h] {download,ls,cp,run,validate,cat} ...\n"
         "Running FullFinetuneRecipeDistributed with resolved config:\n"),
+    # torch_xla's spawn, PJRT and XRT; a healthy run takes the device inside the spawned function
+    "xla-device-before-spawn": (
+        TRACE + "RuntimeError: Runtime is already initialized. Do not use the XLA device before "
+        "calling xmp.spawn.\n",
+        "xmp.spawn(_mp_fn, args=(flags,)) started 8 processes; device = xm.xla_device() in each\n"),
+    # Lightning's ranks joining, then the store's timeout (2 of 4 started); a run that goes on
+    "ranks-stalled-at-init": (
+        "GPU available: True (cuda), used: True\nInitializing distributed: GLOBAL_RANK: 0, "
+        "MEMBER: 1/4\nInitializing distributed: GLOBAL_RANK: 1, MEMBER: 2/4\n"
+        "torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. "
+        "2/4 clients joined.\n",
+        "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\nInitializing distributed: "
+        "GLOBAL_RANK: 1, MEMBER: 2/2\nEpoch 0:  10%|#  | 10/100 [00:02<00:18, loss=2.3]\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1905,6 +1918,11 @@ def test_glog_prefixed_traceback_is_read():
     "network address.\n",
     " Out of bounds values : 8 FAILED\n",
     "|   0  NVIDIA A100-SXM4-80GB  On  | 00000000:07:00.0 Off |                  ERR! |\n",
+    # Open MPI's mpirun: a rank's exit, and a rank killed by a signal
+    "mpirun detected that one or more processes exited with non-zero status, thus causing\n",
+    "Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per "
+    "user-direction, the job has been aborted.\n",
+    "mpirun noticed that process rank 1 with PID 0 on node gpu01 exited on signal 6 (Aborted).\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -2477,6 +2495,10 @@ def test_failures_near_an_accelerator_rule_are_not_it(text, rule_id):
     ("  Warning  FailedScheduling  2m  default-scheduler  0/8 nodes are available: 8 "
      "Insufficient nvidia.com/gpu.\n" + TRACE + "torch.distributed.elastic.rendezvous.api."
      "RendezvousTimeoutError\n", "k8s-gpu-unschedulable"),
+    # Kubernetes <= 1.9's scheduler event, where the job's log stops (pods pending for hours)
+    ("  5h  27s  1086  default-scheduler  Warning  FailedScheduling  No nodes are available "
+     "that match all of the following predicates:: Insufficient alpha.kubernetes.io/nvidia-gpu "
+     "(3).\n", "k8s-gpu-unschedulable"),
     # Ray Train wraps the worker's error; the RuntimeError names the cause
     ("ray.exceptions.RayTaskError(RuntimeError): ray::_Inner.train() (pid=5512, ip=10.0.0.3)\n"
      "RuntimeError: Unable to set up cluster storage with the following settings: "
@@ -3059,6 +3081,12 @@ def test_healthy_neighbours_of_the_error_messages_stay_quiet(line):
     (TRACE + "ImportError: cannot import name 'DTensor' from 'torch.distributed.tensor' "
      "(/venv/lib/python3.10/site-packages/torch/distributed/tensor/__init__.py)\n",
      "torch-too-old-for-api"),
+    # transformers importing torch 2.2's device_mesh under torch 2.0 (through its lazy module)
+    (TRACE + "RuntimeError: Failed to import transformers.models.bert.modeling_bert because of "
+     "the following error (look up to see its traceback):\nNo module named "
+     "'torch.distributed.device_mesh'\n", "torch-too-old-for-api"),
+    # a module torch removed is the other way round
+    (TRACE + "ModuleNotFoundError: No module named 'torch._six'\n", "torch-six-removed"),
 ])
 def test_the_cause_behind_a_generic_line_comes_first(text, rule_id):
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
@@ -3493,6 +3521,14 @@ def test_the_hub_advice_names_the_cli_that_exists():
         for fix in rule.fixes:
             if "huggingface-cli" in fix:
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
+
+
+def test_ranks_joining_and_nothing_after_is_a_stall_at_init():
+    text = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8\n"
+            "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8\n")
+    assert diagnose(from_text(text, "stalled.log")).findings[0].id == "ranks-stalled-at-init"
+    one = "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/1\n"  # a world of one waits for nobody
+    assert diagnose(from_text(one, "one.log")).status == "no_failure"
 
 
 def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():

@@ -113,6 +113,17 @@ WORDINGS = [
     (TRACE + "RuntimeError: No HIP GPUs are available\n", "rocm-no-gpu"),
     (TRACE + "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 20.00 MiB. GPU 0 has "
      "a total capacity of 23.98 GiB of which 0 bytes is free.\n", "cuda-oom"),
+    # Habana's ProcessGroupHCCL (habana_frameworks 1.x, getHCCLDataSize): DDP broadcasting a
+    # buffer of a dtype HCCL has no size for
+    ("terminate called after throwing an instance of 'c10::Error'\n  what():  Getting size for "
+     "given data type is not supported: 0\nException raised from getHCCLDataSize at /npu-stack/"
+     "pytorch-integration/python_packages/habana_frameworks/torch/distributed/hccl/"
+     "ProcessGroupHCCL.cpp:128 (most recent call first):\n", "collective-dtype-unsupported"),
+    # torch_xla >= 2.1 and 1.x: the device used in the parent before xmp.spawn
+    (TRACE + "RuntimeError: Runtime is already initialized. Do not use the XLA device before "
+     "calling xmp.spawn.\n", "xla-device-before-spawn"),
+    ("Exception in device=TPU:0: Cannot replicate if number of devices (1) is different from 8\n",
+     "xla-device-before-spawn"),
 ]
 
 HEALTHY = [
