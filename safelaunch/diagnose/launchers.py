@@ -205,7 +205,8 @@ SHAPES = [
     # nccl-tests finding wrong results; nvidia-smi reading a GPU in an error state
     re.compile(r"Out of bounds values : [1-9]\d{0,12} FAILED|\|[ \t]{0,40}ERR![ \t]{0,40}\|"),
     re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
-               r"|died with <Signals|non-zero exit (?:status|code)|exit code [1-9]|Exited with exit code"
+               r"|died with <Signals|non-zero exit (?:status|code)|exit code [1-9]"
+               r"|Exited with exit code"
                # Open MPI's mpirun (the report's first line, and a rank killed by a signal)
                r"|exited with non-zero status|exited on signal \d"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
