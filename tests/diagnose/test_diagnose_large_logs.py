@@ -84,3 +84,13 @@ def test_a_diagnosis_keeps_no_log_text_after_it_returns():
 ])
 def test_the_words_of_a_log_are_the_regexs_words(text):
     assert engine.log_words(text) == set(engine.WORD.findall(text))
+
+
+def test_a_long_log_ending_in_a_class_without_error_in_its_name_fails(monkeypatch):
+    monkeypatch.setattr(engine, "SHAPES_FROM", 1 << 16)
+    text = _buried("pyarrow.lib.ArrowInvalid: Column 1 named widget expected length 5\n",
+                   lines=1000)
+    assert engine._line_shapes(text) is not None
+    result = diagnose(from_text(text, "train.log"))
+    assert result.findings[0].id == "failure-shown"
+    assert "ArrowInvalid" in result.findings[0].evidence[0].text
