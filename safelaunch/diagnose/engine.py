@@ -172,7 +172,7 @@ class _Views:
         """The tracebacks logged as warnings that the log goes on after (where it stops in
         one, the run stopped there: its lines count)."""
         if id(log) not in self._warned:
-            end = len(log.text.rstrip())
+            end = _content_end(log.text)
             self._warned[id(log)] = [span for span in launchers.warned_spans(log.text)
                                      if span[1] < end]
         return self._warned[id(log)]
@@ -386,6 +386,15 @@ def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
     return any(e.line in last.get(e.file, ()) for e in evidence)
 
 
+def _content_end(text: str) -> int:
+    """Where the text ends without the white space after its last line (``len(text.rstrip())``
+    with no copy of a long log)."""
+    end = len(text)
+    while end and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
 CUT_COPY = 20
 """How much of a repeated line a cut last line must hold to be taken for its copy."""
 
@@ -393,8 +402,8 @@ CUT_COPY = 20
 def _stopping_lines(log: LogText) -> tuple[int, ...]:
     """The number of the log's last line; with the one before it where the last line is the
     beginning of that one, cut (a waiting line repeated until the excerpt ends mid-line)."""
-    text = log.text.rstrip()
-    end = len(text)
+    text = log.text
+    end = _content_end(text)
     start = text.rfind("\n", 0, end) + 1
     last = log.body.line_at(max(0, end - 1))
     before = text.rfind("\n", 0, max(0, start - 1)) + 1
@@ -439,6 +448,10 @@ GLOG_WARNING = re.compile(r"\[W(?:\d{4})? |(?:^|[\s\]:])W\d{4} \d\d:")
 ``[rank0]:[W1123 ...``), after whatever prefixes a logger or a pod put before it."""
 
 
+ALONE_MAX = 4096
+"""A log longer than this is more than one quoted line."""
+
+
 def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
     """The log stops at the warning.  Not a log that is one of torch's own logged warnings
     alone, once (c10d's IPv6 lookup, printed by runs that reach their peers over IPv4): that
@@ -447,8 +460,9 @@ def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
     if not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or not any(
-        log.path == e.file and "\n" not in (alone := log.text.strip())
-        and GLOG_WARNING.search(alone, 0, 300) for log in logs.texts for e in warned)
+        log.path == e.file and len(log.text) <= ALONE_MAX
+        and "\n" not in (alone := log.text.strip()) and GLOG_WARNING.search(alone, 0, 300)
+        for log in logs.texts for e in warned)
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
