@@ -139,6 +139,12 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
     return rank, line
 
 
+LOWERCASE_EXCEPTIONS = r"socket\.(?:timeout|gaierror|herror)"
+"""Exception classes Python names in lower case (the socket module's)."""
+WRAPPED_TYPE = r"(?:\([A-Z]\w{0,100}\))?"
+"""The type a wrapping exception names after its own: Ray's ``RayTaskError(ValueError):``."""
+
+
 # What a failure looks like on one line, once its prefixes are gone.  CANDIDATE finds the
 # lines worth a look (in a long log, only with its words that the log's line shapes hold);
 # SHAPES decide on the line alone.
@@ -152,7 +158,7 @@ CANDIDATE_PARTS = (
     # above: this part then occurs in few logs' line shapes, and a long log is scanned for it
     # only where it does)
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
-    r"socket\.(?:timeout|gaierror|herror): ",
+    LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
@@ -176,13 +182,13 @@ def candidates_in(shapes: str | None) -> re.Pattern[str] | None:
 SHAPES = [
     # a typed one may have a space before its colon: ValueError : ...
     re.compile(r"^(?:[A-Za-z_][\w.]{0,200}\.)?(?:[A-Z]\w{0,100}(?:Error|Exception|Failure)"
-               r"|Exception)(?:\([A-Z]\w{0,100}\))? ?(?::|$)"),
+               r"|Exception)" + WRAPPED_TYPE + r" ?(?::|$)"),
     # any class of a module, with a message: pyarrow.lib.ArrowInvalid: ...,
     # torch._dynamo.exc.Unsupported: ..., socket.timeout: timed out (Ray's
     # RayTaskError(ValueError): wraps the worker's own exception type)
     # (a message, not a setting's value: config dumps print "socket.timeout: 30")
-    re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}"
-               r"(?:\([A-Z]\w{0,100}\))?|timeout|gaierror|herror): [^\d\s.-]"),
+    re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}" + WRAPPED_TYPE
+               + r"|timeout|gaierror|herror): [^\d\s.-]"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it

@@ -11,15 +11,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from safelaunch.diagnose.launchers import TRACEBACK, ignored_spans, inside, strip_prefixes
+from safelaunch.diagnose.launchers import (
+    LOWERCASE_EXCEPTIONS,
+    TRACEBACK,
+    WRAPPED_TYPE,
+    ignored_spans,
+    inside,
+    strip_prefixes,
+)
 
 HEAD = TRACEBACK
 MAX_TRACEBACKS = 200
 MAX_FRAME_LINES = 400
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Failure"
                        r"|Warning)|[A-Za-z_][\w.]{0,200}\.[A-Z]\w{0,100}|KeyError"
-                       r"|StopIteration|AssertionError|Exception|socket\.(?:timeout|gaierror"
-                       r"|herror))(?:\([A-Z]\w{0,100}\))?(?::|$)")
+                       r"|StopIteration|AssertionError|Exception|" + LOWERCASE_EXCEPTIONS + ")"
+                       + WRAPPED_TYPE + r"(?::|$)")
 """An exception line; Ray's ``RayTaskError(ValueError):`` names the worker's own type too."""
 FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})'
                    r"|^([^\s:]{1,500}\.py):(\d+) in ([^\s]{1,200})")  # the second: rich
