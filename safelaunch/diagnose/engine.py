@@ -47,6 +47,8 @@ class Evidence:
     file: str
     quoted: bool = False
     """An indented line: a traceback's source context, shown only when nothing else is."""
+    inferred: bool = False
+    """The call a traceback cut before its exception stops in: a cause inferred from it."""
 
 
 Match = tuple[Rule, list[Evidence]]
@@ -61,6 +63,8 @@ class Finding:
     explain: str
     fixes: list[str]
     evidence: list[Evidence] = field(default_factory=list)
+    likely: bool = False
+    """Inferred from the call a cut traceback stops in, not read from an error line."""
 
 
 @dataclass
@@ -279,8 +283,23 @@ def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> list[Evidence]:
                 return found
     if not found:
         for log in logs.texts:
-            found += [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
+            frames = [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
+            stop = _stop(log)
+            found += frames or ([stop] if stop else [])
     return found
+
+
+def _stop(log: LogText) -> Evidence | None:
+    """The call the log's last traceback stops in, where the log ends before its exception
+    line (a traceback's head and one frame: a failure cut short too)."""
+    stopped = tracebacks.stopped_in(log.text, log.labels)
+    if stopped is None:
+        return None
+    evidence = _evidence(log, stopped.offset, stopped.call)
+    evidence.inferred = True
+    if evidence.rank is None:
+        evidence.rank = stopped.rank
+    return evidence
 
 
 def _raised(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
@@ -368,6 +387,15 @@ class _EvidenceSources:
         return _patterns_found(rule, self.readings, self.views)
 
     @cached_property
+    def stops(self) -> list[Evidence]:
+        """The call each log's last traceback stops in, where the log ends before its
+        exception line."""
+        return [stop for log in self.logs.texts if (stop := _stop(log)) is not None]
+
+    def stopped_in(self, rule: Rule) -> list[Evidence]:
+        return [e for e in self.stops if any(p.regex.search(e.text) for p in rule.stopped_in)]
+
+    @cached_property
     def heads(self) -> list[Evidence]:
         """Where each traceback begins (what no pair of lines may have between them), looked
         for once a diagnosis, not once a paired rule."""
@@ -436,6 +464,8 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
             evidence = evidence + _warned(rule, rules, sources, logs)
         if rule.paired:
             evidence = evidence + _paired(rule, sources)
+        if rule.stopped_in:
+            evidence = evidence + sources.stopped_in(rule)
         if rule.needs_failure and not failing and not _where_it_stopped(evidence, logs):
             continue  # lines that working runs print too, and the run went on after them
         if evidence or _known_without_lines(rule, logs):
@@ -528,6 +558,16 @@ def _nothing_between(warned: Evidence, failed: Evidence, apart: list[Evidence]) 
     return not any(e.file == warned.file and low < e.line < high for e in apart)
 
 
+def _inferred_last(causes: list[Match]) -> list[Match]:
+    """A cause inferred from the call a cut traceback stops in comes after the causes whose
+    lines prove them (before a fallback, which it makes unneeded)."""
+    def inferred(match: Match) -> bool:
+        return bool(match[1]) and all(e.inferred for e in match[1])
+    read = [m for m in causes if not inferred(m)]
+    at = next((i for i, (rule, _) in enumerate(read) if rule.fallback), len(read))
+    return read[:at] + [m for m in causes if inferred(m)] + read[at:]
+
+
 def _outrank_symptoms(causes: list[Match]) -> list[Match]:
     """A cause its own lines prove comes before a symptom (a timeout waiting for a rank):
     the rank that failed first beats the ranks that waited for it.  Fallbacks and causes
@@ -553,7 +593,8 @@ def _diagnose(logs: LogSet) -> Diagnosis:
     views = _Views()
     shown = _shown(logs, _echo_rules(rules), views)
     matches = _matches(rules, logs, shown, views)
-    causes = _outrank_symptoms([(r, ev) for r, ev in matches if not r.consequence])
+    causes = _inferred_last(_outrank_symptoms(
+        [(r, ev) for r, ev in matches if not r.consequence]))
     root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,
                           _exit_label(logs.root_returncode, logs))
@@ -631,7 +672,9 @@ class _Quoting:
         else:
             rank = self.root if by_exit or not preferred else preferred[0].rank
         finding = Finding(rule.id, rule.title, rank, rule.explain, rule.fixes,
-                          preferred[:MAX_EVIDENCE])
+                          preferred[:MAX_EVIDENCE],
+                          likely=bool(rule.stopped_in and preferred)
+                          and all(e.inferred for e in preferred))
         finding.evidence += self._fact_evidence(rule)
         return finding
 
@@ -723,6 +766,9 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     about = ", ".join(part for part in (rank, exit_text) if part)
     head = "diagnosis" if first else "also"
     lines = [f"{head}: {finding.title}" + (f" ({about})" if about else "")]
+    if finding.likely:
+        lines.append("  likely: the log ends in a traceback cut before its error line, in "
+                     "the call quoted below, whose failure usually has this cause")
     if first:
         lines.append(f"  {finding.explain}")
     lines += [_evidence_line(ev) for ev in finding.evidence]

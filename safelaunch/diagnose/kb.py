@@ -106,11 +106,15 @@ class Rule:
     near_lines: int = NEAR_LINES
     """How close the ``near`` line must be (the frame an exception was raised in is the
     traceback's last: two or three lines above it)."""
+    stopped_in: list[Pattern] = field(default_factory=list)
+    """Patterns of a call whose failure has one well-known cause: evidence, as a likely cause,
+    where a log ends in a traceback cut before its exception line, inside that call."""
 
     @property
     def every_pattern(self) -> list[Pattern]:
-        """Its patterns, its warnings' and its pairs' (every regex it searches with)."""
-        return self.patterns + self.warnings + self.paired + self.near
+        """Its patterns, its warnings', its pairs' and its calls' (every regex it searches
+        with)."""
+        return self.patterns + self.warnings + self.paired + self.near + self.stopped_in
 
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
@@ -167,7 +171,8 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with", "paired", "near", "near_lines"}
+             "symptom", "needs_failure", "warnings", "with", "paired", "near", "near_lines",
+             "stopped_in"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -179,7 +184,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
     facts = _facts(raw.get("facts"), where)
     unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
-    if not (patterns or warnings or paired or facts or raw.get("signals")
+    stopped_in = _patterns(raw, where, "stopped_in")
+    if not (patterns or warnings or paired or stopped_in or facts or raw.get("signals")
             or raw.get("exit_codes") or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
     return Rule(id=str(raw["id"]), title=str(raw["title"]), explain=str(raw["explain"]).strip(),
@@ -195,7 +201,8 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
-                paired=paired, near=near, near_lines=_near_lines(raw, where))
+                paired=paired, near=near, near_lines=_near_lines(raw, where),
+                stopped_in=stopped_in)
 
 
 def _near_lines(raw: dict[str, Any], where: str) -> int:

@@ -92,6 +92,51 @@ def _read_one(text: str, pos: int, rank: int | None, labels: bool) -> Raised | N
     return None
 
 
+@dataclass
+class Stopped:
+    rank: int | None
+    offset: int
+    """Where the source line of the traceback's innermost call starts in the text."""
+    call: str
+
+
+def stopped_in(text: str, labels: bool) -> Stopped | None:
+    """The innermost call of the text's last traceback when the text ends inside it, before
+    its exception line (an excerpt cut short): the source line of its last whole frame,
+    with nothing after it but the marks under it and a frame line cut off."""
+    at = text.rfind(HEAD)
+    if at < 0:
+        return None
+    line_start = text.rfind("\n", 0, at) + 1
+    rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
+    if inside(ignored_spans(text), line_start, rank):
+        return None
+    pos = text.find("\n", at)
+    after_frame = False
+    call: Stopped | None = None
+    for _ in range(MAX_FRAME_LINES):
+        if pos < 0:
+            return call
+        end = text.find("\n", pos + 1)
+        line_rank, line = _traceback_line(text[pos + 1:end if end >= 0 else len(text)], labels)
+        if not _another_rank(rank, line_rank) and line.strip():
+            if _exception_line(line) or line.startswith(HEAD):
+                return None
+            code = line.strip()
+            framed = FRAME.search(code) is not None
+            if after_frame and not MARKERS.match(code):
+                call = Stopped(rank if rank is not None else line_rank, pos + 1, code[:300])
+            elif not (framed or code.startswith('File "') or MARKERS.match(code)):
+                call = None  # other output after the frames: not where the text was cut
+            after_frame = framed
+        pos = end
+    return None
+
+
+MARKERS = re.compile(r"^[~^\s]+$")
+"""Python 3.11's marks under the failing part of a frame's source line."""
+
+
 def _traceback_line(raw: str, labels: bool) -> tuple[int | None, str]:
     """The rank a line belongs to and the line without its prefixes and rich's box."""
     line_rank, line = strip_prefixes(raw, labels)

@@ -1,0 +1,121 @@
+"""A log that ends in a traceback cut before its exception line (an excerpt pasted short, a
+terminal's scroll-back): the call its last whole frame stops in names a likely cause where
+that call's failure has one well-known cause (the rules' ``stopped_in``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from safelaunch.diagnose import diagnose, from_text, render
+from safelaunch.diagnose import tracebacks
+from safelaunch.diagnose.kb import parse_rules
+from safelaunch.errors import ConfigError
+
+# accelerate's clip_grad_norm_ with an fp16 model, as Python 3.10 prints it (the frames of
+# accelerate 0.25's accelerator.py); the excerpt stops inside torch's grad_scaler.py
+UNSCALE = (
+    "Steps:   0% 0/15000 [00:03<?, ?it/s, lr=0.0001, step_loss=0.126] Traceback (most recent"
+    " call last):\n"
+    '  File "/content/train_text_to_image_lora.py", line 798, in main\n'
+    "    accelerator.clip_grad_norm_(params_to_clip, args.max_grad_norm)\n"
+    '  File "/usr/local/lib/python3.10/dist-packages/accelerate/accelerator.py", line 2040, in'
+    " clip_grad_norm_\n"
+    "    self.unscale_gradients()\n"
+    '  File "/usr/local/lib/python3.10/dist-packages/accelerate/accelerator.py", line 2003, in'
+    " unscale_gradients\n"
+    "    self.scaler.unscale_(opt)\n"
+    '  File "/usr/local/lib/python3.10/dist-pack')
+# a rank's set_device with Python 3.11's marks under the call; torchrun's rank prefix
+SET_DEVICE = (
+    "[rank3]: Traceback (most recent call last):\n"
+    '[rank3]:   File "/work/train.py", line 41, in <module>\n'
+    "[rank3]:     torch.cuda.set_device(local_rank)\n"
+    "[rank3]:     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n")
+
+
+def _first(text: str) -> tuple[str, bool]:
+    finding = diagnose(from_text(text, "cut.log")).findings[0]
+    return finding.id, finding.likely
+
+
+def test_a_cut_traceback_names_its_calls_likely_cause():
+    assert _first(UNSCALE) == ("amp-fp16-params", True)
+    assert _first(SET_DEVICE) == ("no-cuda-device", True)
+    result = diagnose(from_text(SET_DEVICE, "cut.log"))
+    assert result.findings[0].rank == 3
+    assert result.findings[0].evidence[0].text == "torch.cuda.set_device(local_rank)"
+    assert "likely: the log ends in a traceback cut before its error line" in render(result)
+
+
+def test_a_whole_traceback_is_read_from_its_exception_not_its_call():
+    whole = SET_DEVICE + "[rank3]: RuntimeError: CUDA error: out of memory\n"
+    assert _first(whole) == ("cuda-oom", False)
+    assert "likely:" not in render(diagnose(from_text(whole, "whole.log")))
+
+
+@pytest.mark.parametrize("after", [
+    "epoch 1 step 10 loss 2.31\n",  # the run printed more: the traceback was not where it ended
+    "[rank3]: ValueError: local_rank is not set\n",
+])
+def test_a_traceback_followed_by_more_output_is_not_cut(after):
+    assert tracebacks.stopped_in(SET_DEVICE + after, True) is None
+    findings = diagnose(from_text(SET_DEVICE + after, "on.log")).findings
+    assert not any(f.likely or f.id == "no-cuda-device" for f in findings)
+
+
+def test_a_call_with_no_known_cause_stays_a_failure_shown():
+    text = SET_DEVICE.replace("torch.cuda.set_device(local_rank)", "model = build(cfg)")
+    assert _first(text) == ("failure-shown", False)
+
+
+@pytest.mark.parametrize("call, rule", [
+    ('dist.init_process_group(backend="nccl", timeout=timedelta(seconds=60))',
+     "process-group-timeout-too-short"),
+    ("dist.init_process_group(backend, timeout=datetime.timedelta(minutes=2))",
+     "process-group-timeout-too-short"),
+    ("_store_based_barrier(rank, store, timeout)", "store-timeout"),
+])
+def test_calls_that_fail_by_their_timeout(call, rule):
+    text = ("Traceback (most recent call last):\n"
+            '  File "train.py", line 600, in <module>\n    main(opt)\n'
+            f'  File "train.py", line 494, in main\n    {call}\n')
+    assert _first(text) == (rule, True)
+
+
+def test_a_long_timeout_is_not_too_short():
+    text = ("Traceback (most recent call last):\n"
+            '  File "train.py", line 494, in main\n'
+            "    dist.init_process_group(backend, timeout=timedelta(minutes=30))\n")
+    assert _first(text) == ("failure-shown", False)
+
+
+def test_a_proven_cause_comes_before_an_inferred_one():
+    proven = ("[rank0]: Traceback (most recent call last):\n"
+              '[rank0]:   File "/work/train.py", line 80, in <module>\n'
+              "[rank0]:     loss.backward()\n"
+              "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB"
+              " (GPU 0; 79.15 GiB total capacity)\n")
+    result = diagnose(from_text(proven + SET_DEVICE, "both.log"))
+    assert [f.id for f in result.findings][:2] == ["cuda-oom", "no-cuda-device"]
+    assert [f.likely for f in result.findings][:2] == [False, True]
+
+
+def test_a_traceback_logged_as_a_warning_is_not_a_stop():
+    text = ("W1127 10:00:00.000000 1 torch/x.py:1] Traceback (most recent call last):\n"
+            'W1127 10:00:00.000000 1 torch/x.py:1]   File "a.py", line 1, in f\n'
+            "W1127 10:00:00.000000 1 torch/x.py:1]     torch.cuda.set_device(0)\n")
+    assert tracebacks.stopped_in(text, False) is None
+
+
+def test_an_endless_traceback_is_read_a_bounded_way():
+    frames = '  File "a.py", line 1, in f\n    g()\n' * (tracebacks.MAX_FRAME_LINES + 10)
+    text = "Traceback (most recent call last):\n" + frames + "    torch.cuda.set_device(0)\n"
+    assert tracebacks.stopped_in(text, False) is None
+
+
+def test_a_rule_may_hold_by_its_calls_alone_and_a_bad_one_is_refused():
+    rule = ("- id: x\n  title: t\n  explain: e\n  fixes: [f]\n"
+            "  stopped_in: ['\\bload_it\\(']\n")
+    assert parse_rules(rule)[0].stopped_in[0].keyword == "load_it("
+    with pytest.raises(ConfigError, match="bad pattern"):
+        parse_rules(rule.replace("'\\bload_it\\('", "''"))
