@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from safelaunch.diagnose import diagnose, from_text, render
-from safelaunch.diagnose import tracebacks
+from safelaunch.diagnose import diagnose, from_text, render, tracebacks
 from safelaunch.diagnose.kb import parse_rules
 from safelaunch.errors import ConfigError
 
