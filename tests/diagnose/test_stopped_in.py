@@ -73,18 +73,27 @@ def test_a_call_with_no_known_cause_stays_a_failure_shown():
     ("dist.init_process_group(backend, timeout=datetime.timedelta(minutes=2))",
      "process-group-timeout-too-short"),
     ("_store_based_barrier(rank, store, timeout)", "store-timeout"),
+    ('local_rank = int(os.environ["LOCAL_RANK"])', "not-launched"),
+    ("model.load_state_dict(checkpoint['model'])", "state-dict-keys"),
+    ("_error_if_any_worker_fails()", "dataloader-worker-killed"),
 ])
-def test_calls_that_fail_by_their_timeout(call, rule):
+def test_calls_with_one_well_known_failure(call, rule):
     text = ("Traceback (most recent call last):\n"
             '  File "train.py", line 600, in <module>\n    main(opt)\n'
             f'  File "train.py", line 494, in main\n    {call}\n')
     assert _first(text) == (rule, True)
 
 
-def test_a_long_timeout_is_not_too_short():
+@pytest.mark.parametrize("call", [
+    "dist.init_process_group(backend, timeout=timedelta(minutes=30))",
+    "dist.init_process_group(backend, timeout=timedelta(seconds=1800))",
+    "optimizer.load_state_dict(checkpoint['optimizer'])",  # a parameter groups' mismatch
+    "local_rank = int(os.environ.get('LOCAL_RANK', 0))",
+])
+def test_calls_whose_failure_is_not_that_one(call):
     text = ("Traceback (most recent call last):\n"
-            '  File "train.py", line 494, in main\n'
-            "    dist.init_process_group(backend, timeout=timedelta(minutes=30))\n")
+            '  File "train.py", line 600, in <module>\n    main(opt)\n'
+            f'  File "train.py", line 494, in main\n    {call}\n')
     assert _first(text) == ("failure-shown", False)
 
 
