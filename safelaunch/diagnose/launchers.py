@@ -159,7 +159,8 @@ CANDIDATE_PARTS = (
     # only where it does)
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
-    "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal")
+    "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
+    r": line \d")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -202,6 +203,13 @@ SHAPES = [
     re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
+    # a logger's report of what nobody caught (OLMo's "CRITICAL Uncaught AssertionError: ...");
+    # a library that tells the process to end (libfabric's EFA provider)
+    re.compile(r"\bUncaught (?:exception\b|[A-Z]\w{0,60}(?:Error|Exception):)"
+               r"|\bwill now abort\b"),
+    # bash's own errors in a launch script: "run.sh: line 3: torchrun: command not found"
+    re.compile(r"^\S{1,300}: line \d{1,7}: [^\n]{0,300}(?:command not found|No such file or "
+               r"directory|Permission denied|syntax error|unbound variable|invalid option)"),
     # the kernel's, the C library's and glog's ends of a process
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),

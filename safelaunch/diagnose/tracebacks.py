@@ -103,34 +103,56 @@ class Stopped:
 def stopped_in(text: str, labels: bool) -> Stopped | None:
     """The innermost call of the text's last traceback when the text ends inside it, before
     its exception line (an excerpt cut short): the source line of its last whole frame,
-    with nothing after it but the marks under it and a frame line cut off."""
+    with nothing after it but the marks under it and a frame line cut off.  A log whose head
+    was cut too ends in two frames or more, after whatever came before them."""
     at = text.rfind(HEAD)
-    if at < 0:
-        return None
-    line_start = text.rfind("\n", 0, at) + 1
-    rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
-    if inside(ignored_spans(text), line_start, rank):
-        return None
-    pos = text.find("\n", at)
+    rank: int | None = None
+    if at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
+        if inside(ignored_spans(text), line_start, rank):
+            return None
+        begin = text.find("\n", at) + 1 or len(text)
+    else:
+        begin = _tail_start(text)
     after_frame = False
+    frames = 0
     call: Stopped | None = None
     for _ in range(MAX_FRAME_LINES):
-        if pos < 0:
-            return call
-        end = text.find("\n", pos + 1)
-        line_rank, line = _traceback_line(text[pos + 1:end if end >= 0 else len(text)], labels)
+        if begin >= len(text):
+            return call if at >= 0 or frames >= MIN_HEADLESS_FRAMES else None
+        end = text.find("\n", begin)
+        end = len(text) if end < 0 else end
+        line_rank, line = _traceback_line(text[begin:end], labels)
         if not _another_rank(rank, line_rank) and line.strip():
-            if _exception_line(line) or line.startswith(HEAD):
-                return None
             code = line.strip()
             framed = FRAME.search(code) is not None
-            if after_frame and not MARKERS.match(code):
-                call = Stopped(rank if rank is not None else line_rank, pos + 1, code[:300])
+            if after_frame and not MARKERS.match(code) and not _exception_line(line):
+                call = Stopped(rank if rank is not None else line_rank, begin, code[:300])
             elif not (framed or code.startswith('File "') or MARKERS.match(code)):
-                call = None  # other output after the frames: not where the text was cut
+                call = None  # an exception line or other output: not where the text was cut
+                frames = 0
+            frames += framed
             after_frame = framed
-        pos = end
+        begin = end + 1
     return None
+
+
+MIN_HEADLESS_FRAMES = 2
+"""Frames a log must end in to be a traceback cut at both ends (one may be a quoted line)."""
+
+
+def _tail_start(text: str) -> int:
+    """Where the text's last ``MAX_FRAME_LINES // 2`` lines begin (the loop reading them
+    stops at ``MAX_FRAME_LINES``)."""
+    pos = len(text)
+    while pos and text[pos - 1] == "\n":
+        pos -= 1
+    for _ in range(MAX_FRAME_LINES // 2):
+        pos = text.rfind("\n", 0, pos)
+        if pos < 0:
+            return 0
+    return pos + 1
 
 
 MARKERS = re.compile(r"^[~^\s]+$")

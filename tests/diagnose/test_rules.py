@@ -1422,6 +1422,13 @@ CASES: dict[str, tuple[str, str]] = {
         "2/4 clients joined.\n",
         "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\nInitializing distributed: "
         "GLOBAL_RANK: 1, MEMBER: 2/2\nEpoch 0:  10%|#  | 10/100 [00:02<00:18, loss=2.3]\n"),
+    "launch-script-crlf": (
+        "onstart.sh: line 2: $'\\r': command not found\n",
+        "onstart.sh: line 2: echo 'done'\n"),
+    "gloo-mixed-ip-family": (
+        "[rank0]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/"
+        "device.cc:276] ss1.ss_family == ss2.ss_family. 2 vs 10\n",
+        "gloo: using address family 2 on eth0\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "
@@ -1923,6 +1930,12 @@ def test_glog_prefixed_traceback_is_read():
     "Primary job  terminated normally, but 1 process returned\na non-zero exit code. Per "
     "user-direction, the job has been aborted.\n",
     "mpirun noticed that process rank 1 with PID 0 on node gpu01 exited on signal 6 (Aborted).\n",
+    # a logger's uncaught exception, a library ending the process, bash's own errors
+    "2024-07-16 21:30:52.219\tnode:5\twidget.util:163\tCRITICAL\tUncaught WidgetError: widget 7"
+    " is frobnicated\n",
+    "Widget provider has encountered an internal error:\n\nYour application will now abort().\n",
+    "run.sh: line 3: widgetctl: command not found\n",
+    "/opt/start.sh: line 12: cd: /data/widgets: No such file or directory\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1943,7 +1956,9 @@ def test_words_near_a_failure_shape_are_no_failure():
             " Out of bounds values : 0 OK\n"
             "[W1127 socket.cpp:464] [c10d] The client socket has failed to connect to "
             "[node-0]:29500 (errno: 111 - Connection refused).\nstep 1 loss 2.3\n"
-            "| N/A   34C    P0    61W / 400W |      4MiB / 81920MiB |      0%      Default |\n")
+            "| N/A   34C    P0    61W / 400W |      4MiB / 81920MiB |      0%      Default |\n"
+            "uncaught exceptions are logged to errors.log\nabort_on_nan: true (the run will "
+            "abort)\nrun.sh: line 3: starting widgetctl\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 

@@ -127,3 +127,27 @@ def test_a_rule_may_hold_by_its_calls_alone_and_a_bad_one_is_refused():
     assert parse_rules(rule)[0].stopped_in[0].keyword == "load_it("
     with pytest.raises(ConfigError, match="bad pattern"):
         parse_rules(rule.replace("'\\bload_it\\('", "''"))
+
+
+# Open MPI's output prefix on every line; the excerpt lost the traceback's head and its end
+HEADLESS = (
+    "[1,6]<stderr>:  File \"/work/run.py\", line 59, in <module>\n"
+    "[1,6]<stderr>:    dist.init_process_group('nccl', init_method='file:///shared/ips')\n"
+    "[1,6]<stderr>:  File \"/opt/conda/lib/python3.6/site-packages/torch/distributed/"
+    "distributed_c10d.py\", line 406, in init_process_group\n"
+    "[1,6]<stderr>:    store, rank, world_size = next(rendezvous(url))\n"
+    "[1,6]<stderr>:  File \"/opt/conda/lib/python3.6/site-packages/torch/distributed/"
+    "rendezvous.py\", line 66, in _file_rendezvous_handler\n"
+    "[1,6]<stderr>:    raise _error(\"rank parameter missing\")\n")
+
+
+def test_frames_cut_at_both_ends_are_read_too():
+    result = diagnose(from_text("loading config\n" + HEADLESS, "headless.log"))
+    first = result.findings[0]
+    assert (first.id, first.likely, first.rank) == ("init-method-without-rank", True, 6)
+
+
+def test_one_frame_without_a_head_is_a_quoted_line_not_a_stop():
+    one = "see this frame:\n" + "\n".join(HEADLESS.splitlines()[-2:]) + "\n"
+    assert tracebacks.stopped_in(one, False) is None
+    assert diagnose(from_text(one, "one.log")).status == "no_failure"

@@ -10,6 +10,30 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # torch/cuda/__init__.py get_device_properties (0.4 .. 2.x), also DataParallel's
+    # _check_balance with device_ids the machine does not have
+    (TRACE + "    dev_props = [torch.cuda.get_device_properties(i) for i in device_ids]\n"
+     "AssertionError: Invalid device id\n", "no-cuda-device"),
+    # torch/distributed/rendezvous.py _file_rendezvous_handler (1.0 .. 2.x)
+    ("ValueError: Error initializing torch.distributed using file:// rendezvous: rank parameter "
+     "missing\n", "init-method-without-rank"),
+    # uvicorn's bind error (a server every rank starts on one port), any case of the words
+    ("ERROR: [Errno 98] error while attempting to bind on address ('0.0.0.0', 8080): address "
+     "already in use\n", "address-in-use"),
+    # transformers' Trainer attributes dropped (deepspeed -> is_deepspeed_enabled, 4.30)
+    (TRACE + "AttributeError: 'OurTrainer' object has no attribute 'deepspeed'\n",
+     "library-version-skew"),
+    # mmcv 1.x ops built without CUDA (mmcv/ops/csrc/pytorch/deform_conv.cpp), detectron2's
+    (TRACE + "RuntimeError: DeformConv is not compiled with GPU support\n",
+     "extension-without-cuda"),
+    (TRACE + "RuntimeError: Not compiled with GPU support\n", "extension-without-cuda"),
+    # libfabric's EFA provider (prov/efa/src/rdm/efa_rdm_pke_utils.c) when ulimit -l is low
+    ("Libfabric EFA provider has encountered an internal error:\n\nLibfabric error: (-12) "
+     "Cannot allocate memory\nEFA internal error: (4112) Failure to post internal receive "
+     "buffers\n\nYour application will now abort().\n", "nccl-memlock"),
+    # bash on a script with CRLF line endings; env on a CRLF shebang
+    ("/bin/bash^M: bad interpreter: No such file or directory\n", "launch-script-crlf"),
+    ("/usr/bin/env: \u2018python3\\r\u2019: No such file or directory\n", "launch-script-crlf"),
     # torch 1.13-2.0 ProcessGroup.hpp: "ProcessGroup " + getBackendName() + " does not support"
     (TRACE + "RuntimeError: ProcessGroup nccl does not support _reduce_scatter_base\n",
      "backend-lacks-collective"),
@@ -129,6 +153,8 @@ WORDINGS = [
 ]
 
 HEALTHY = [
+    "Trainer object has no attribute cache: building it\n",
+    "GPU support: compiled with CUDA 12.1\n",
     "[rank0]: ProcessGroup nccl initialized with 8 ranks\n",
     "Backend xccl selected for device xpu\n",
     "gather: output list size 8, same as size of the process group\n",
