@@ -160,7 +160,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    r": line \d")
+    r": line \d", "ERROR", "CRITICAL", "Exit Code", "exitCode", "Terminated")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -200,7 +200,19 @@ SHAPES = [
     # (a TMPDIR it could not create, a process gone before it read its status): its failures
     # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
     re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
-    re.compile(r"^(?:ERROR[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    # a logger's error level after its time stamp: Python logging's "... - ERROR - ...",
+    # DeepSpeed's "[...] [ERROR] [...]", loguru's "... | ERROR | ..."; Hydra's end of a job
+    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]{0,10}\]?(?: ?[-|] ?| )"
+               r"(?:(?!\[?(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b)[\w.\[\]-]{1,100}"
+               r"(?: ?[-|] ?| ))?\[?(?:ERROR|CRITICAL|FATAL)\]?(?: ?[-|:]| )"
+               r"|^Error executing job with overrides: "),
+    # bash's report of a child a signal ended ("run.sh: line 5: 4242 Killed  python ..."),
+    # an interactive shell's ("[1]+  Killed  python ..."); Kubernetes' container state
+    re.compile(r"^(?:\S{1,300}: line \d{1,7}: {1,8}\d{1,10}|\[\d{1,5}\][+-]?) {1,40}(?:Killed"
+               r"|Terminated"
+               r"|Aborted|Segmentation fault|Bus error|Illegal instruction)\b"
+               r"|\bExit Code: {0,16}[1-9]\d{0,2}\b|\bexitCode: [1-9]\d{0,2}\b"),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
     # a logger's report of what nobody caught (OLMo's "CRITICAL Uncaught AssertionError: ...");

@@ -1936,6 +1936,16 @@ def test_glog_prefixed_traceback_is_read():
     "Widget provider has encountered an internal error:\n\nYour application will now abort().\n",
     "run.sh: line 3: widgetctl: command not found\n",
     "/opt/start.sh: line 12: cd: /data/widgets: No such file or directory\n",
+    # a logger's error level after its time stamp (logging, DeepSpeed's, loguru's), Hydra's
+    "2024-03-07 11:04:36,333 - __main__ - ERROR - widget 7 is frobnicated\n",
+    "[2024-03-07 11:04:36,333] [ERROR] [widget.py:12:frob] widget 7 is frobnicated\n",
+    "2024-03-07 11:04:36.123 | ERROR    | widget:frob:12 - widget 7 is frobnicated\n",
+    "CRITICAL:root:widget 7 is frobnicated\n",
+    "Error executing job with overrides: ['trainer.devices=2']\n",
+    # bash's report of a killed child, an interactive shell's, a Kubernetes container's
+    "./run.sh: line 5: 12345 Killed                  widgetd --frob\n",
+    "[1]+  Terminated              widgetd --frob\n",
+    "    State:          Terminated\n      Reason:       Error\n      Exit Code:    1\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1958,7 +1968,9 @@ def test_words_near_a_failure_shape_are_no_failure():
             "[node-0]:29500 (errno: 111 - Connection refused).\nstep 1 loss 2.3\n"
             "| N/A   34C    P0    61W / 400W |      4MiB / 81920MiB |      0%      Default |\n"
             "uncaught exceptions are logged to errors.log\nabort_on_nan: true (the run will "
-            "abort)\nrun.sh: line 3: starting widgetctl\n")
+            "abort)\nrun.sh: line 3: starting widgetctl\n"
+            "2024-03-07 11:04:36,333 - INFO - ERROR rate 0.1\n"
+            "[2024-03-07 11:04:36,333] [INFO] ERROR: none\n      Exit Code:    0\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 
