@@ -52,7 +52,7 @@ CASES: dict[str, tuple[str | None, dict[str, str], set[str] | None]] = {
     "port-in-use": ("address-in-use", {}, None),
     "collective-mismatch": ("collective-mismatch", {"TORCH_DISTRIBUTED_DEBUG": "DETAIL"}, None),
     "collective-timeout": ("collective-timeout", {}, None),
-    "unused-parameters": ("ddp-unfinished-reduction", {}, None),
+    "unused-parameters": ("unused-parameters", {}, None),
     "marked-ready-twice": ("ddp-marked-ready-twice", {}, None),
     "nan-anomaly": ("nan-loss", {}, None),
     "state-dict-prefix": ("state-dict-keys", {}, None),

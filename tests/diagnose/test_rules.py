@@ -173,14 +173,12 @@ CASES: dict[str, tuple[str, str]] = {
         "NCCL version 2.18.3\n[rank0]: ncclSystemError: System call (e.g. socket, malloc) or "
         "external library call failed or device error.\n",
         "NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\nNCCL INFO NET/Plugin: No plugin found\n"),
-    "ddp-unfinished-reduction": (
+    "unused-parameters": (
         "[rank0]: RuntimeError: Expected to have finished reduction in the prior iteration "
         "before starting a new one. This error indicates that your module has parameters that "
-        "were not used in producing loss.\n",
-        "[rank0]: reduction finished for bucket 3\n"),
-    "unused-parameters": (
+        "were not used in producing loss.\n"
         "[rank1]: Parameter indices which did not receive grad for rank 1: 14 15\n",
-        "[rank1]: all parameters received gradients\n"),
+        "[rank0]: reduction finished for bucket 3\n[rank1]: all parameters received gradients\n"),
     "dataloader-worker-killed": (
         "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n",
         "DataLoader: 8 workers started (pid 4177 ... 4184)\n"),

@@ -12,6 +12,14 @@ from wordings import TRACE, raised
 MCORE = "/usr/local/lib/python3.11/site-packages/megatron/core"
 
 WORDINGS = [
+    # verl's ResourcePoolManager._check_resource_available (ray_trainer.py); ROLL's node check
+    ("ValueError: Total available GPUs 16.0 is less than total desired GPUs 32\n",
+     "ray-not-enough-gpus"),
+    ("AssertionError: The Ray clusters(ray_num_nodes: 0) cannot meet the required number of "
+     "nodes (`num_nodes`2).\n", "ray-not-enough-gpus"),
+    # vLLM's cumem allocator waking a sleeping engine (csrc/cumem_allocator.cpp)
+    ("RuntimeError: CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62\n",
+     "cuda-oom"),
     # Coqui TTS 0.6-0.22 (TTS/utils/training.py, trainer_utils.py) and the trainer package:
     # a plain python run that sees several GPUs
     (TRACE + "RuntimeError:  [!] 2 active GPUs. Define the target GPU by `CUDA_VISIBLE_DEVICES`. "

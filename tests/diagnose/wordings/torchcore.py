@@ -10,6 +10,22 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # slurmstepd's exec_task when srun's command is not on the node's PATH
+    ("slurmstepd: error: execve(): torchrun: No such file or directory\nsrun: error: g1301: "
+     "task 0: Exited with exit code 2\n", "launcher-command-not-found"),
+    # torch 2.x on Windows (ProcessGroupGloo.cpp without the function's name)
+    ("RuntimeError: unsupported gloo device\n", "windows-gloo-device"),
+    # the watchdog of a process group given a timeout of 1 ms (torch 2.5 ProcessGroupNCCL.cpp)
+    ("terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG ID"
+     " 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: "
+     "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE,"
+     " NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.\n",
+     "process-group-timeout-too-short"),
+    # the same with the default timeout: a rank that never joined
+    ("[rank1]:[E ProcessGroupNCCL.cpp:523] [Rank 1] Watchdog caught collective operation "
+     "timeout: WorkNCCL(SeqNum=50404, OpType=GATHER, NumelIn=8000, NumelOut=0, "
+     "Timeout(ms)=600000) ran for 600327 milliseconds before timing out.\n",
+     "collective-timeout"),
     # torch/cuda/__init__.py get_device_properties (0.4 .. 2.x), also DataParallel's
     # _check_balance with device_ids the machine does not have
     (TRACE + "    dev_props = [torch.cuda.get_device_properties(i) for i in device_ids]\n"
