@@ -389,8 +389,14 @@ class _EvidenceSources:
     @cached_property
     def stops(self) -> list[Evidence]:
         """The call each log's last traceback stops in, where the log ends before its
-        exception line."""
-        return [stop for log in self.logs.texts if (stop := _stop(log)) is not None]
+        exception line: in each reading (a call a terminal wrapped is read joined)."""
+        found: list[Evidence] = []
+        for log in self.readings:
+            stop = _stop(log)
+            if stop is not None and not any(stop.file == e.file and stop.line == e.line
+                                            for e in found):
+                found.append(stop)
+        return found
 
     def stopped_in(self, rule: Rule) -> list[Evidence]:
         return [e for e in self.stops if any(p.regex.search(e.text) for p in rule.stopped_in)]

@@ -127,9 +127,9 @@ def stopped_in(text: str, labels: bool) -> Stopped | None:
         if not _another_rank(rank, line_rank) and line.strip():
             code = line.strip()
             framed = FRAME.search(code) is not None
-            if after_frame and not MARKERS.match(code) and not _exception_line(line):
+            if after_frame and not MARKERS.search(code) and not _exception_line(line):
                 call = Stopped(rank if rank is not None else line_rank, begin, code[:300])
-            elif not (framed or code.startswith('File "') or MARKERS.match(code)):
+            elif not (framed or 'File "' in code or MARKERS.search(code)):
                 call = None  # an exception line or other output: not where the text was cut
                 frames = 0
             frames += framed
@@ -155,8 +155,9 @@ def _tail_start(text: str) -> int:
     return pos + 1
 
 
-MARKERS = re.compile(r"^[~^\s]+$")
-"""Python 3.11's marks under the failing part of a frame's source line."""
+MARKERS = re.compile(r"(?:^|\s)[~^][~^ \t]{0,2000}$")
+"""Python 3.11's marks under the failing part of a frame's source line (after whatever prefix
+the log's lines carry)."""
 
 
 def _traceback_line(raw: str, labels: bool) -> tuple[int | None, str]:

@@ -151,3 +151,12 @@ def test_one_frame_without_a_head_is_a_quoted_line_not_a_stop():
     one = "see this frame:\n" + "\n".join(HEADLESS.splitlines()[-2:]) + "\n"
     assert tracebacks.stopped_in(one, False) is None
     assert diagnose(from_text(one, "one.log")).status == "no_failure"
+
+
+def test_a_cut_traceback_behind_a_loggers_time_stamp_or_cut_by_a_terminal():
+    stamped = "".join(f"2024-05-01 12:00:{n:02d},123 {line}\n"
+                      for n, line in enumerate(UNSCALE.splitlines()))
+    assert _first(stamped) == ("amp-fp16-params", True)
+    wrapped = "".join(line[i:i + 80] + "\n" for line in UNSCALE.splitlines()
+                      for i in range(0, max(len(line), 1), 80))
+    assert _first(wrapped) == ("amp-fp16-params", True)
