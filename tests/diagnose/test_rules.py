@@ -291,7 +291,7 @@ CASES: dict[str, tuple[str, str]] = {
     "extension-build-failed": (
         "Building extension module fused_adam...\n[1/3] /usr/local/cuda/bin/nvcc -c "
         "multi_tensor_adam.cu -o multi_tensor_adam.cuda.o\nFAILED: multi_tensor_adam.cuda.o\n"
-        "nvcc fatal   : Unsupported gpu architecture 'compute_90'\n"
+        "nvcc fatal   : Value 'c++17' is not defined for option 'std'\n"
         "ninja: build stopped: subcommand failed.\n",
         "Loading extension module fused_adam...\nTime to load fused_adam op: 0.31 seconds\n"),
     "cpu-oom": (
@@ -455,7 +455,7 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    trainer = Trainer(model=model, args=args)\nTypeError: Accelerator.__init__() "
         "got an unexpected keyword argument 'dispatch_batches'\n",
         "DataLoaderConfiguration(dispatch_batches=None, split_batches=False)\n"),
-    "training-arguments-renamed": (
+    "trainer-argument-renamed": (
         TRACE + "    args = TrainingArguments(output_dir='out', evaluation_strategy='steps')\n"
         "TypeError: TrainingArguments.__init__() got an unexpected keyword argument "
         "'evaluation_strategy'\n",
@@ -1427,6 +1427,13 @@ CASES: dict[str, tuple[str, str]] = {
         "[rank0]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/"
         "device.cc:276] ss1.ss_family == ss2.ss_family. 2 vs 10\n",
         "gloo: using address family 2 on eth0\n"),
+    "efa-libfabric-memreg-bug": (
+        "ip-10-1-2-3:4242:4301 [4] register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable to "
+        "register memory (type = 2) for device 4. RC: -22, Error: Invalid argument\n",
+        "NCCL INFO NET/OFI Selected provider is efa, fabric is efa-direct (found 4 nics)\n"),
+    "nvcc-arch-unsupported": (
+        "nvcc fatal   : Unsupported gpu architecture 'compute_70'\n",
+        "nvcc: NVIDIA (R) Cuda compiler driver, building for compute_90\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "

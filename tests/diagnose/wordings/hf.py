@@ -8,6 +8,15 @@ TRACE = ("Traceback (most recent call last):\n"
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
 
 WORDINGS = [
+    # transformers 5: Trainer(tokenizer=) is gone (processing_class since 4.46); a library's
+    # TrainingArguments subclass passing dispatch_batches (moved into accelerator_config)
+    ("TypeError: Trainer.__init__() got an unexpected keyword argument 'tokenizer'\n",
+     "trainer-argument-renamed"),
+    ("TypeError: SentenceTransformerTrainingArguments.__init__() got an unexpected keyword "
+     "argument 'dispatch_batches'\n", "trainer-argument-renamed"),
+    # TRL: SFTConfig's max_seq_length renamed max_length
+    ("TypeError: SFTConfig.__init__() got an unexpected keyword argument 'max_seq_length'\n",
+     "trainer-argument-renamed"),
     # --- hf-hub-rate-limited -------------------------------------------------------------
     # huggingface_hub 1.2.0 .. 2.4.0 (utils/_http.py, hf_raise_for_status), no rate-limit headers
     (TRACE + "huggingface_hub.errors.HfHubHTTPError: \n\n429 Too Many Requests for url: "
