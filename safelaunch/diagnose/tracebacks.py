@@ -105,37 +105,56 @@ def stopped_in(text: str, labels: bool) -> Stopped | None:
     its exception line (an excerpt cut short): the source line of its last whole frame,
     with nothing after it but the marks under it and a frame line cut off.  A log whose head
     was cut too ends in two frames or more, after whatever came before them."""
-    at = text.rfind(HEAD)
-    rank: int | None = None
-    if at >= 0:
-        line_start = text.rfind("\n", 0, at) + 1
-        rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
-        if inside(ignored_spans(text), line_start, rank):
-            return None
-        begin = text.find("\n", at) + 1 or len(text)
-    else:
-        begin = _tail_start(text)
-    after_frame = False
-    frames = 0
-    call: Stopped | None = None
+    start = _reading_start(text, labels)
+    if start is None:
+        return None
+    begin, rank, headed = start
+    tail = _Tail()
     for _ in range(MAX_FRAME_LINES):
         if begin >= len(text):
-            return call if at >= 0 or frames >= MIN_HEADLESS_FRAMES else None
+            return tail.call if headed or tail.frames >= MIN_HEADLESS_FRAMES else None
         end = text.find("\n", begin)
         end = len(text) if end < 0 else end
         line_rank, line = _traceback_line(text[begin:end], labels)
         if not _another_rank(rank, line_rank) and line.strip():
-            code = line.strip()
-            framed = FRAME.search(code) is not None
-            if after_frame and not MARKERS.search(code) and not _exception_line(line):
-                call = Stopped(rank if rank is not None else line_rank, begin, code[:300])
-            elif not (framed or 'File "' in code or MARKERS.search(code)):
-                call = None  # an exception line or other output: not where the text was cut
-                frames = 0
-            frames += framed
-            after_frame = framed
+            tail.read(line, begin, rank if rank is not None else line_rank)
         begin = end + 1
     return None
+
+
+def _reading_start(text: str, labels: bool) -> tuple[int, int | None, bool] | None:
+    """Where to read a cut traceback from: the line after the text's last ``Traceback`` head
+    (with that head's rank), else the text's last lines; None for a head Python or a logger
+    printed and went on from."""
+    at = text.rfind(HEAD)
+    if at < 0:
+        return _tail_start(text), None, False
+    line_start = text.rfind("\n", 0, at) + 1
+    rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
+    if inside(ignored_spans(text), line_start, rank):
+        return None
+    return text.find("\n", at) + 1 or len(text), rank, True
+
+
+@dataclass
+class _Tail:
+    """What the lines read so far leave: the call the text would stop in, and how many
+    frames came since the last line that was not a traceback's."""
+
+    call: Stopped | None = None
+    frames: int = 0
+    after_frame: bool = False
+
+    def read(self, line: str, begin: int, rank: int | None) -> None:
+        code = line.strip()
+        framed = FRAME.search(code) is not None
+        if self.after_frame and not MARKERS.search(code) and not _exception_line(line):
+            self.call = Stopped(rank, begin, code[:300])
+        elif not (framed or 'File "' in code or MARKERS.search(code)):
+            self.call = None  # an exception line or other output: not where the text was cut
+            self.frames = 0
+        self.frames += framed
+        self.after_frame = framed
 
 
 MIN_HEADLESS_FRAMES = 2

@@ -21,6 +21,12 @@ WORDINGS = [
      "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE,"
      " NumelIn=1, NumelOut=1, Timeout(ms)=1) ran for 90 milliseconds before timing out.\n",
      "process-group-timeout-too-short"),
+    # a timeout of seconds is chosen to see a hang soon (safelaunch --collective-timeout 20):
+    # still a rank that never joined, not a timeout too short
+    ("[rank0]:[E1127 10:00:00.000000 4242 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+     "collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, "
+     "NumelOut=1, Timeout(ms)=20000) ran for 20081 milliseconds before timing out.\n",
+     "collective-timeout"),
     # the same with the default timeout: a rank that never joined
     ("[rank1]:[E ProcessGroupNCCL.cpp:523] [Rank 1] Watchdog caught collective operation "
      "timeout: WorkNCCL(SeqNum=50404, OpType=GATHER, NumelIn=8000, NumelOut=0, "
