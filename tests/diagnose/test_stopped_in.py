@@ -76,6 +76,8 @@ def test_a_call_with_no_known_cause_stays_a_failure_shown():
     ('local_rank = int(os.environ["LOCAL_RANK"])', "not-launched"),
     ("model.load_state_dict(checkpoint['model'])", "state-dict-keys"),
     ("_error_if_any_worker_fails()", "dataloader-worker-killed"),
+    ("ForkingPickler(file, protocol).dump(obj)", "spawn-pickle"),
+    ("reduction.dump(process_obj, fp)", "spawn-pickle"),
 ])
 def test_calls_with_one_well_known_failure(call, rule):
     text = ("Traceback (most recent call last):\n"
