@@ -1434,6 +1434,11 @@ CASES: dict[str, tuple[str, str]] = {
     "nvcc-arch-unsupported": (
         "nvcc fatal   : Unsupported gpu architecture 'compute_70'\n",
         "nvcc: NVIDIA (R) Cuda compiler driver, building for compute_90\n"),
+    "output-dir-missing": (
+        "Traceback (most recent call last):\n  File \"multiproc.py\", line 15, in <module>\n"
+        "    stdout = None if i == 0 else open(\"logs/{}_GPU_{}.log\".format(job_id, i), \"w\")\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'logs/run_GPU_1.log'\n",
+        "rank 1: writing logs/run_GPU_1.log (open(path, 'w'))\n"),
     "extension-abi-mismatch": (
         TRACE + "    import flash_attn_2_cuda as flash_attn_cuda\nImportError: /venv/lib/"
         "python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined "

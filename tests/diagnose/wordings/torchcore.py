@@ -10,6 +10,16 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # a file missing where it is read is the script's own error, not a missing output folder
+    ("Traceback (most recent call last):\n  File \"train.py\", line 15, in <module>\n"
+     "    cfg = open(args.config)\n"
+     "FileNotFoundError: [Errno 2] No such file or directory: 'configs/base.yaml'\n",
+     "python-exception"),
+    # Python's logging.FileHandler (logging/__init__.py _open) in a folder never created
+    ("Traceback (most recent call last):\n  File \"/usr/lib/python3.10/logging/__init__.py\", "
+     "line 1218, in _open\n    return open_func(self.baseFilename, self.mode,\n"
+     "FileNotFoundError: [Errno 2] No such file or directory: '/work/out/rank3/train.log'\n",
+     "output-dir-missing"),
     # slurmstepd's exec_task when srun's command is not on the node's PATH
     ("slurmstepd: error: execve(): torchrun: No such file or directory\nsrun: error: g1301: "
      "task 0: Exited with exit code 2\n", "launcher-command-not-found"),
