@@ -770,11 +770,11 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     if exit_text and root is not None and finding.rank not in (None, root):
         exit_text = f"rank {root}: {exit_text}"  # not the named rank's own exit
     about = ", ".join(part for part in (rank, exit_text) if part)
-    head = "diagnosis" if first else "also"
+    head = ("diagnosis" if first else "also") + (" (likely)" if finding.likely else "")
     lines = [f"{head}: {finding.title}" + (f" ({about})" if about else "")]
     if finding.likely:
-        lines.append("  likely: the log ends in a traceback cut before its error line, in "
-                     "the call quoted below, whose failure usually has this cause")
+        lines.append("  the log ends in a traceback cut before its error line; the call it "
+                     "stops in (quoted below) usually fails for this reason")
     if first:
         lines.append(f"  {finding.explain}")
     lines += [_evidence_line(ev) for ev in finding.evidence]

@@ -43,13 +43,15 @@ def test_a_cut_traceback_names_its_calls_likely_cause():
     result = diagnose(from_text(SET_DEVICE, "cut.log"))
     assert result.findings[0].rank == 3
     assert result.findings[0].evidence[0].text == "torch.cuda.set_device(local_rank)"
-    assert "likely: the log ends in a traceback cut before its error line" in render(result)
+    shown = render(result)
+    assert shown.startswith("diagnosis (likely): A rank asked for a GPU that does not exist")
+    assert "the log ends in a traceback cut before its error line" in shown
 
 
 def test_a_whole_traceback_is_read_from_its_exception_not_its_call():
     whole = SET_DEVICE + "[rank3]: RuntimeError: CUDA error: out of memory\n"
     assert _first(whole) == ("cuda-oom", False)
-    assert "likely:" not in render(diagnose(from_text(whole, "whole.log")))
+    assert "(likely)" not in render(diagnose(from_text(whole, "whole.log")))
 
 
 @pytest.mark.parametrize("after", [
