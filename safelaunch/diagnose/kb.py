@@ -107,8 +107,9 @@ class Rule:
     """How close the ``near`` line must be (the frame an exception was raised in is the
     traceback's last: two or three lines above it)."""
     stopped_in: list[Pattern] = field(default_factory=list)
-    """Patterns of a call whose failure has one well-known cause: evidence, as a likely cause,
-    where a log ends in a traceback cut before its exception line, inside that call."""
+    """Patterns of a call whose failures have one cause far more common than the others:
+    evidence, as a likely cause, where a log ends in a traceback cut before its exception
+    line, inside that call."""
 
     @property
     def every_pattern(self) -> list[Pattern]:

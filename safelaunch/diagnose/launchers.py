@@ -160,7 +160,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    r": line \d", "ERROR", "CRITICAL", "Exit Code", "exitCode", "Terminated")
+    "ERROR", "CRITICAL")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -201,27 +201,12 @@ SHAPES = [
     # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
     re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
     re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
-    # a logger's error level after its time stamp: Python logging's "... - ERROR - ...",
-    # DeepSpeed's "[...] [ERROR] [...]", loguru's "... | ERROR | ..."; Hydra's end of a job
-    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]{0,10}\]?(?: ?[-|] ?| )"
-               r"(?:(?!\[?(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b)[\w.\[\]-]{1,100}"
-               r"(?: ?[-|] ?| ))?\[?(?:ERROR|CRITICAL|FATAL)\]?(?: ?[-|:]| )"
-               r"|^Error executing job with overrides: "),
-    # bash's report of a child a signal ended ("run.sh: line 5: 4242 Killed  python ..."),
-    # an interactive shell's ("[1]+  Killed  python ..."); Kubernetes' container state
-    re.compile(r"^(?:\S{1,300}: line \d{1,7}: {1,8}\d{1,10}|\[\d{1,5}\][+-]?) {1,40}(?:Killed"
-               r"|Terminated"
-               r"|Aborted|Segmentation fault|Bus error|Illegal instruction)\b"
-               r"|\bExit Code: {0,16}[1-9]\d{0,2}\b|\bexitCode: [1-9]\d{0,2}\b"),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
     # a logger's report of what nobody caught (OLMo's "CRITICAL Uncaught AssertionError: ...");
     # a library that tells the process to end (libfabric's EFA provider)
     re.compile(r"\bUncaught (?:exception\b|[A-Z]\w{0,60}(?:Error|Exception):)"
                r"|\bwill now abort\b"),
-    # bash's own errors in a launch script: "run.sh: line 3: torchrun: command not found"
-    re.compile(r"^\S{1,300}: line \d{1,7}: [^\n]{0,300}(?:command not found|No such file or "
-               r"directory|Permission denied|syntax error|unbound variable|invalid option)"),
     # the kernel's, the C library's and glog's ends of a process
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
@@ -244,6 +229,22 @@ SHAPES = [
                r"|xceeded (?:job |step |virtual )?memory limit(?! at some point)"
                rf"|{OOM_KILLED}|A worker died or was killed|Unable to determine the device handle"),
 ]
+LATE_SHAPES = [
+    # a logger's error level after its time stamp: Python logging's "... - ERROR - ...",
+    # DeepSpeed's "[...] [ERROR] [...]", loguru's "... | ERROR | ..."; Hydra's end of a job
+    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]{0,10}\]?(?: ?[-|] ?| )"
+               r"(?:(?!\[?(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b)[\w.\[\]-]{1,100}"
+               r"(?: ?[-|] ?| ))?\[?(?:ERROR|CRITICAL|FATAL)\]?(?: ?[-|:]| )"
+               r"|^Error executing job with overrides: "),
+    # bash's report of a child a signal ended ("run.sh: line 5: 4242 Killed  python ...");
+    # not "Terminated": a script's own kill of a helper it started (tensorboard, a server)
+    re.compile(r"^\S{1,300}: line \d{1,7}: {1,8}\d{1,10} {1,40}(?:Killed|Aborted"
+               r"|Segmentation fault|Bus error|Illegal instruction)\b"),
+]
+"""Shapes that show a failure only among a log's last ``LATE_LINES`` lines: runs that work
+log errors they recover from (a full connection pool, a sample skipped), and a launch script
+reports the helper it killed; where the log ends at such a line, the run ended there."""
+LATE_LINES = 30
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
 """What a line pasted into markdown or a chat starts with: backticks, quotes, emphasis."""
 FRAME_LINE = re.compile(r'^[ \t>`]{0,20}File "[^"\n]{1,500}", line \d{1,9}, in \S',
@@ -401,20 +402,38 @@ def inside(spans: Sequence[Span], start: int, rank: int | None = None) -> bool:
 
 
 def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[int]:
-    """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` looked at);
+    """Where the lines that show a failure start (at most ``MAX_CANDIDATES`` lines looked at,
+    then the log's last ``TAIL_BYTES``: a failure is nearly always near the end);
     ``shapes``: the log's distinct line shapes, where it has them."""
-    found: list[int] = []
-    last = -1
     candidates = candidates_in(shapes)
     if candidates is None:
-        return found
+        return []
+    late = _late_from(text)
+    found, scanned = _failure_lines(text, labels, candidates, 0, late)
+    if scanned < len(text):
+        tail = max(scanned, len(text) - TAIL_BYTES)
+        found += _failure_lines(text, labels, candidates, text.find("\n", tail) + 1, late)[0]
+    return found
+
+
+TAIL_BYTES = 1 << 18
+
+
+def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str], begin: int,
+                   late: int) -> tuple[list[int], int]:
+    """The failure lines from ``begin`` on, and where the scan stopped (the text's length
+    where it read it all)."""
+    found: list[int] = []
     ignored = ignored_spans(text)
-    for looked, hit in enumerate(candidates.finditer(text)):
-        if looked >= MAX_CANDIDATES:
-            break
+    last = -1
+    looked = 0
+    for hit in candidates.finditer(text, begin):
         start = text.rfind("\n", 0, hit.start()) + 1
         if start == last:
             continue
+        if looked >= MAX_CANDIDATES:
+            return found, start
+        looked += 1
         last = start
         end = text.find("\n", start)
         raw = text[start:] if end < 0 else text[start:end]
@@ -427,9 +446,22 @@ def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[in
             continue
         line = QUOTING.sub("", line).strip()
         if (GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
-                or any(shape.search(line) for shape in SHAPES)):
+                or any(shape.search(line) for shape in SHAPES)
+                or (start >= late and any(shape.search(line) for shape in LATE_SHAPES))):
             found.append(start)
-    return found
+    return found, len(text)
+
+
+def _late_from(text: str) -> int:
+    """Where the text's last ``LATE_LINES`` lines begin."""
+    pos = len(text)
+    while pos and text[pos - 1] in "\r\n":
+        pos -= 1
+    for _ in range(LATE_LINES):
+        pos = text.rfind("\n", 0, pos)
+        if pos < 0:
+            return 0
+    return pos + 1
 
 
 def frame_lines(text: str) -> list[int]:

@@ -112,14 +112,32 @@ def stopped_in(text: str, labels: bool) -> Stopped | None:
     tail = _Tail()
     for _ in range(MAX_FRAME_LINES):
         if begin >= len(text):
-            return tail.call if headed or tail.frames >= MIN_HEADLESS_FRAMES else None
+            return tail.call if headed or _headless_stop(text, tail) else None
         end = text.find("\n", begin)
         end = len(text) if end < 0 else end
         line_rank, line = _traceback_line(text[begin:end], labels)
-        if not _another_rank(rank, line_rank) and line.strip():
+        if _another_rank(rank, line_rank):
+            tail.another_rank()
+        elif line.strip():
             tail.read(line, begin, rank if rank is not None else line_rank)
         begin = end + 1
     return None
+
+
+MAX_OTHER_LINES = 20
+"""Other ranks' lines after a call that still leave the log cut there (interleaved output
+of ranks that stopped too); more, and the run went on."""
+QUIET_LOGGED = re.compile(r"\[?[VIDW]\d{4} \d\d:")
+"""glog's verbose, info, debug and warning levels: frames a logger reported (torch's graph
+break reports) from a run that went on."""
+
+
+def _headless_stop(text: str, tail: _Tail) -> bool:
+    """Frames with no head show a stop where there are enough of them and no logger printed
+    them at a quiet level."""
+    call = tail.call
+    return (call is not None and tail.frames >= MIN_HEADLESS_FRAMES
+            and not QUIET_LOGGED.match(text, call.offset))
 
 
 def _reading_start(text: str, labels: bool) -> tuple[int, int | None, bool] | None:
@@ -144,17 +162,30 @@ class _Tail:
     call: Stopped | None = None
     frames: int = 0
     after_frame: bool = False
+    others: int = 0
+    """Other ranks' lines since the call."""
 
     def read(self, line: str, begin: int, rank: int | None) -> None:
         code = line.strip()
-        framed = FRAME.search(code) is not None
-        if self.after_frame and not MARKERS.search(code) and not _exception_line(line):
+        framed = _plain_frame(code)
+        marks = _marks(code)
+        if (self.after_frame and not framed and not marks
+                and not _exception_line(line.rstrip())):
             self.call = Stopped(rank, begin, code[:300])
-        elif not (framed or 'File "' in code or MARKERS.search(code)):
-            self.call = None  # an exception line or other output: not where the text was cut
-            self.frames = 0
+            self.others = 0
+        elif not (framed or 'File "' in code or marks):
+            self.forget()  # an exception line or other output: not where the text was cut
         self.frames += framed
         self.after_frame = framed
+
+    def another_rank(self) -> None:
+        self.others += 1
+        if self.call is not None and self.others > MAX_OTHER_LINES:
+            self.forget()
+
+    def forget(self) -> None:
+        self.call = None
+        self.frames = 0
 
 
 MIN_HEADLESS_FRAMES = 2
@@ -174,9 +205,19 @@ def _tail_start(text: str) -> int:
     return pos + 1
 
 
-MARKERS = re.compile(r"(?:^|\s)[~^][~^ \t]{0,2000}$")
-"""Python 3.11's marks under the failing part of a frame's source line (after whatever prefix
-the log's lines carry)."""
+def _marks(code: str) -> bool:
+    """Python 3.11's marks under the failing part of a frame's source line (after whatever
+    prefix the log's lines carry): the line ends in a run of ``~`` and ``^`` alone."""
+    bare = code.rstrip("~^ \t")
+    marks = code[len(bare):]
+    return ("~" in marks or "^" in marks) and (not bare or marks[0] in " \t")
+
+
+def _plain_frame(code: str) -> bool:
+    """A frame line of Python's own traceback (``File "...", line N, in f``): the line after
+    it is its source (rich's boxed frames show context lines instead)."""
+    frame = FRAME.search(code)
+    return frame is not None and frame.group(1) is not None
 
 
 def _traceback_line(raw: str, labels: bool) -> tuple[int | None, str]:

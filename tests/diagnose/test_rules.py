@@ -1944,18 +1944,14 @@ def test_glog_prefixed_traceback_is_read():
     "2024-07-16 21:30:52.219\tnode:5\twidget.util:163\tCRITICAL\tUncaught WidgetError: widget 7"
     " is frobnicated\n",
     "Widget provider has encountered an internal error:\n\nYour application will now abort().\n",
-    "run.sh: line 3: widgetctl: command not found\n",
-    "/opt/start.sh: line 12: cd: /data/widgets: No such file or directory\n",
     # a logger's error level after its time stamp (logging, DeepSpeed's, loguru's), Hydra's
     "2024-03-07 11:04:36,333 - __main__ - ERROR - widget 7 is frobnicated\n",
     "[2024-03-07 11:04:36,333] [ERROR] [widget.py:12:frob] widget 7 is frobnicated\n",
     "2024-03-07 11:04:36.123 | ERROR    | widget:frob:12 - widget 7 is frobnicated\n",
     "CRITICAL:root:widget 7 is frobnicated\n",
     "Error executing job with overrides: ['trainer.devices=2']\n",
-    # bash's report of a killed child, an interactive shell's, a Kubernetes container's
+    # bash's report of a child a signal killed, where the log ends
     "./run.sh: line 5: 12345 Killed                  widgetd --frob\n",
-    "[1]+  Terminated              widgetd --frob\n",
-    "    State:          Terminated\n      Reason:       Error\n      Exit Code:    1\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1982,6 +1978,35 @@ def test_words_near_a_failure_shape_are_no_failure():
             "2024-03-07 11:04:36,333 - INFO - ERROR rate 0.1\n"
             "[2024-03-07 11:04:36,333] [INFO] ERROR: none\n      Exit Code:    0\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
+
+
+def test_lines_of_runs_that_went_on_are_no_failure():
+    """An error a logger reported and the run recovered from, bash's notes on a helper the
+    script killed and on its own harmless errors, a pod's earlier exit: runs that worked
+    print them before their last lines."""
+    text = ("/var/spool/slurmd/job123456/slurm_script: line 9: module: command not found\n"
+            "/opt/conda/etc/profile.d/conda.sh: line 35: PS1: unbound variable\n"
+            "2024-05-01 12:03:11,456 - urllib3.connectionpool - ERROR - Connection pool is "
+            "full, discarding connection: huggingface.co\n"
+            "2024-05-01 12:00:05.456 | ERROR    | data.webdataset:decode:88 - Skipping corrupt"
+            " sample 000123.jpg: cannot identify image file\n"
+            "    State:          Running\n    Last State:     Terminated\n      Reason:       "
+            "Error\n      Exit Code:    1\n    Ready:          True\n"
+            + "".join(f"epoch 1 step {n} loss 1.02\n" for n in range(40))
+            + "+ kill 4242\ntrain.sh: line 18:  4242 Terminated              tensorboard "
+            "--logdir runs\n[1]+  Terminated              nvidia-smi dmon\nTraining finished\n")
+    assert diagnose(from_text(text, "went-on.log")).status == "no_failure"
+
+
+def test_a_failure_after_many_candidate_lines_is_still_found():
+    """The lines worth a look are counted by line, and a log whose first lines use them up
+    is read at its end too (a failure is nearly always there)."""
+    noisy = ("Warning: Environment variable NCCL_ASYNC_ERROR_HANDLING is deprecated; use "
+             "TORCH_NCCL_ASYNC_ERROR_HANDLING instead\n") * 21_000
+    result = diagnose(from_text(noisy + "Fatal: unable to read shard 17 of /data/train\n",
+                                "noisy.log"))
+    assert result.status == "diagnosed"
+    assert result.findings[0].evidence[0].text.startswith("Fatal: unable to read shard 17")
 
 
 @pytest.mark.parametrize("exception", [

@@ -38,7 +38,6 @@ def _first(text: str) -> tuple[str, bool]:
 
 
 def test_a_cut_traceback_names_its_calls_likely_cause():
-    assert _first(UNSCALE) == ("amp-fp16-params", True)
     assert _first(SET_DEVICE) == ("no-cuda-device", True)
     result = diagnose(from_text(SET_DEVICE, "cut.log"))
     assert result.findings[0].rank == 3
@@ -67,13 +66,12 @@ def test_a_traceback_followed_by_more_output_is_not_cut(after):
 def test_a_call_with_no_known_cause_stays_a_failure_shown():
     text = SET_DEVICE.replace("torch.cuda.set_device(local_rank)", "model = build(cfg)")
     assert _first(text) == ("failure-shown", False)
+    # GradScaler.unscale_ fails as often for fp16 parameters as for a second unscale_ in one
+    # step (gradient accumulation): the cut names neither
+    assert _first(UNSCALE) == ("failure-shown", False)
 
 
 @pytest.mark.parametrize("call, rule", [
-    ('dist.init_process_group(backend="nccl", timeout=timedelta(seconds=60))',
-     "process-group-timeout-too-short"),
-    ("dist.init_process_group(backend, timeout=datetime.timedelta(minutes=2))",
-     "process-group-timeout-too-short"),
     ("_store_based_barrier(rank, store, timeout)", "store-timeout"),
     ('local_rank = int(os.environ["LOCAL_RANK"])', "not-launched"),
     ("model.load_state_dict(checkpoint['model'])", "state-dict-keys"),
@@ -89,10 +87,15 @@ def test_calls_with_one_well_known_failure(call, rule):
 
 
 @pytest.mark.parametrize("call", [
+    # init_process_group fails mostly at the rendezvous (an address, a port, a rank missing),
+    # whatever its timeout: a short one is a choice to learn it soon
+    'dist.init_process_group(backend="nccl", timeout=timedelta(seconds=60))',
     "dist.init_process_group(backend, timeout=timedelta(minutes=30))",
-    "dist.init_process_group(backend, timeout=timedelta(seconds=1800))",
     "optimizer.load_state_dict(checkpoint['optimizer'])",  # a parameter groups' mismatch
+    'd_opt.load_state_dict(ckpt["opt"])',
+    'model.load_state_dict(torch.load(args.resume, map_location="cpu"))',  # torch.load's own
     "local_rank = int(os.environ.get('LOCAL_RANK', 0))",
+    'os.environ["MASTER_PORT"] = port',  # an assignment raises no KeyError
 ])
 def test_calls_whose_failure_is_not_that_one(call):
     text = ("Traceback (most recent call last):\n"
@@ -158,9 +161,56 @@ def test_one_frame_without_a_head_is_a_quoted_line_not_a_stop():
 
 
 def test_a_cut_traceback_behind_a_loggers_time_stamp_or_cut_by_a_terminal():
+    cut = UNSCALE.replace("self.scaler.unscale_(opt)", "torch.cuda.set_device(self.device)")
     stamped = "".join(f"2024-05-01 12:00:{n:02d},123 {line}\n"
-                      for n, line in enumerate(UNSCALE.splitlines()))
-    assert _first(stamped) == ("amp-fp16-params", True)
-    wrapped = "".join(line[i:i + 80] + "\n" for line in UNSCALE.splitlines()
+                      for n, line in enumerate(cut.splitlines()))
+    assert _first(stamped) == ("no-cuda-device", True)
+    wrapped = "".join(line[i:i + 80] + "\n" for line in cut.splitlines()
                       for i in range(0, max(len(line), 1), 80))
-    assert _first(wrapped) == ("amp-fp16-params", True)
+    assert _first(wrapped) == ("no-cuda-device", True)
+
+
+def test_other_ranks_going_on_after_the_call_is_not_a_cut():
+    few = SET_DEVICE + "".join(f"[rank0]: step {n} loss 1.99\n" for n in range(5))
+    assert _first(few) == ("no-cuda-device", True)  # ranks that stopped too
+    many = SET_DEVICE + "".join(f"[rank0]: step {n} loss 1.99\n" for n in range(300))
+    assert tracebacks.stopped_in(many, True) is None
+
+
+def test_frames_a_logger_reported_at_a_quiet_level_are_no_stop():
+    graph_break = "".join(
+        f"V0501 12:00:00.123000 140 torch/_dynamo/symbolic_convert.py:440] [0/1] "
+        f"[__graph_breaks] {line}\n" for line in (
+            "Graph break: from user code at:",
+            '  File "/work/train.py", line 120, in train_step',
+            "    loss = model(batch)",
+            '  File "/work/model.py", line 42, in forward',
+            "    torch.cuda.set_device(mask)"))
+    text = "step 100 loss 2.1\n" + graph_break
+    assert tracebacks.stopped_in(text, False) is None
+    assert diagnose(from_text(text, "breaks.log")).status == "no_failure"
+
+
+def test_a_frozen_frame_has_no_source_line_the_call_is_its_callers():
+    text = ("Traceback (most recent call last):\n"
+            '  File "/work/train.py", line 9, in <module>\n'
+            '    rank = int(os.environ["RANK"])\n'
+            '  File "<frozen os>", line 714, in __getitem__\n')
+    stopped = tracebacks.stopped_in(text, False)
+    assert stopped is not None and stopped.call == 'rank = int(os.environ["RANK"])'
+    assert _first(text) == ("not-launched", True)
+
+
+def test_an_exception_line_with_a_windows_line_end_ends_the_traceback():
+    text = ("Traceback (most recent call last):\r\n"
+            '  File "/work/train.py", line 9, in <module>\r\n'
+            "    torch.cuda.set_device(9)\r\n"
+            "AssertionError\r\n")
+    assert tracebacks.stopped_in(text, False) is None
+
+
+def test_python_marks_are_told_apart_quickly_on_a_long_line():
+    assert tracebacks._marks("    ^^^^^^^^^^^^^^")
+    assert tracebacks._marks("2024-05-01 12:00:00,123     ~~~~^^^^")
+    assert not tracebacks._marks("x = a ^ b")
+    assert not tracebacks._marks("~ " * 50_000 + "x")  # linear: no regex backtracking
