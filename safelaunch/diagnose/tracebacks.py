@@ -102,9 +102,11 @@ class Stopped:
 
 def stopped_in(text: str, labels: bool) -> Stopped | None:
     """The innermost call of the text's last traceback when the text ends inside it, before
-    its exception line (an excerpt cut short): the source line of its last whole frame,
-    with nothing after it but the marks under it and a frame line cut off.  A log whose head
-    was cut too ends in two frames or more, after whatever came before them."""
+    its exception line (an excerpt cut short): the source line of its last frame that has
+    one, with nothing of its rank after it but the marks under it, whole or cut frame lines
+    without a source (``<frozen os>``) and blank lines, and at most ``MAX_OTHER_LINES`` lines
+    of other ranks.  A log whose head was cut too ends in two frames or more, after whatever
+    came before them, unless a logger printed them at a quiet level."""
     start = _reading_start(text, labels)
     if start is None:
         return None
