@@ -765,13 +765,7 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     """A finding: the first with its explanation, the rank's last lines and the fixes."""
     rank = (f"rank {finding.rank}" if finding.rank is not None
             else where if diagnosis.root_cause_rank is not None else "")
-    exit_text = diagnosis.root_exit if first else None
-    root = diagnosis.root_cause_rank
-    if exit_text and root is not None and finding.rank not in (None, root):
-        exit_text = f"rank {root}: {exit_text}"  # not the named rank's own exit
-    about = ", ".join(part for part in (rank, exit_text) if part)
-    head = ("diagnosis" if first else "also") + (" (likely)" if finding.likely else "")
-    lines = [f"{head}: {finding.title}" + (f" ({about})" if about else "")]
+    lines = [_head_line(diagnosis, finding, rank, first)]
     if finding.likely:
         lines.append("  the log ends in a traceback cut before its error line; the call it "
                      "stops in (quoted below) usually fails for this reason")
@@ -781,6 +775,17 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     if first:
         lines += _closing_lines(diagnosis, finding, rank)
     return lines
+
+
+def _head_line(diagnosis: Diagnosis, finding: Finding, rank: str, first: bool) -> str:
+    """``diagnosis: TITLE (rank R, exit)``; ``also:`` for the causes after the first."""
+    exit_text = diagnosis.root_exit if first else None
+    root = diagnosis.root_cause_rank
+    if exit_text and root is not None and finding.rank not in (None, root):
+        exit_text = f"rank {root}: {exit_text}"  # not the named rank's own exit
+    about = ", ".join(part for part in (rank, exit_text) if part)
+    head = ("diagnosis" if first else "also") + (" (likely)" if finding.likely else "")
+    return f"{head}: {finding.title}" + (f" ({about})" if about else "")
 
 
 def _evidence_line(ev: Evidence) -> str:

@@ -442,14 +442,18 @@ def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str], begin: 
         while match := TAGGED.match(raw):
             raw = raw[match.end():]
         line_rank, line = strip_prefixes(raw, False)
-        if inside(ignored, start, line_rank):
-            continue
-        line = QUOTING.sub("", line).strip()
-        if (GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
-                or any(shape.search(line) for shape in SHAPES)
-                or (start >= late and any(shape.search(line) for shape in LATE_SHAPES))):
+        if not inside(ignored, start, line_rank) and _failure_shape(raw, line, start >= late):
             found.append(start)
     return found, len(text)
+
+
+def _failure_shape(raw: str, line: str, late: bool) -> bool:
+    """Whether a line (``raw`` as written, ``line`` without its prefixes) has a failure's
+    shape; ``late``: it is among the log's last lines."""
+    line = QUOTING.sub("", line).strip()
+    return bool(GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
+                or any(shape.search(line) for shape in SHAPES)
+                or (late and any(shape.search(line) for shape in LATE_SHAPES)))
 
 
 def _late_from(text: str) -> int:
