@@ -566,7 +566,8 @@ def _nothing_between(warned: Evidence, failed: Evidence, apart: list[Evidence]) 
 
 def _inferred_last(causes: list[Match]) -> list[Match]:
     """A cause inferred from the call a cut traceback stops in comes after the causes whose
-    lines prove them (before a fallback, which it makes unneeded)."""
+    lines prove them, and before the fallbacks (a fallback whose only line is the call is
+    counted as inferred too: it stays behind the rules that name the call's cause)."""
     def inferred(match: Match) -> bool:
         return bool(match[1]) and all(e.inferred for e in match[1])
     read = [m for m in causes if not inferred(m)]
