@@ -408,7 +408,7 @@ def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[in
     candidates = candidates_in(shapes)
     if candidates is None:
         return []
-    late = _late_from(text)
+    late = last_lines_start(text, LATE_LINES)
     found, scanned = _failure_lines(text, labels, candidates, 0, late)
     if scanned < len(text):
         tail = max(scanned, len(text) - TAIL_BYTES)
@@ -456,12 +456,12 @@ def _failure_shape(raw: str, line: str, late: bool) -> bool:
                 or (late and any(shape.search(line) for shape in LATE_SHAPES)))
 
 
-def _late_from(text: str) -> int:
-    """Where the text's last ``LATE_LINES`` lines begin."""
+def last_lines_start(text: str, count: int) -> int:
+    """Where the text's last ``count`` lines begin (line breaks at its end not counted)."""
     pos = len(text)
     while pos and text[pos - 1] in "\r\n":
         pos -= 1
-    for _ in range(LATE_LINES):
+    for _ in range(count):
         pos = text.rfind("\n", 0, pos)
         if pos < 0:
             return 0

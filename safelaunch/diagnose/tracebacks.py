@@ -17,6 +17,7 @@ from safelaunch.diagnose.launchers import (
     WRAPPED_TYPE,
     ignored_spans,
     inside,
+    last_lines_start,
     strip_prefixes,
 )
 
@@ -148,7 +149,8 @@ def _reading_start(text: str, labels: bool) -> tuple[int, int | None, bool] | No
     printed and went on from."""
     at = text.rfind(HEAD)
     if at < 0:
-        return _tail_start(text), None, False
+        # the loop reading them stops at MAX_FRAME_LINES
+        return last_lines_start(text, MAX_FRAME_LINES // 2), None, False
     line_start = text.rfind("\n", 0, at) + 1
     rank, _ = strip_prefixes(text[line_start:at + len(HEAD)], labels)
     if inside(ignored_spans(text), line_start, rank):
@@ -171,8 +173,7 @@ class _Tail:
         code = line.strip()
         framed = _plain_frame(code)
         marks = _marks(code)
-        if (self.after_frame and not framed and not marks
-                and not _exception_line(line.rstrip())):
+        if self.after_frame and not framed and not marks and not _exception_line(line):
             self.call = Stopped(rank, begin, code[:300])
             self.others = 0
         elif not (framed or 'File "' in code or marks):
@@ -192,19 +193,6 @@ class _Tail:
 
 MIN_HEADLESS_FRAMES = 2
 """Frames a log must end in to be a traceback cut at both ends (one may be a quoted line)."""
-
-
-def _tail_start(text: str) -> int:
-    """Where the text's last ``MAX_FRAME_LINES // 2`` lines begin (the loop reading them
-    stops at ``MAX_FRAME_LINES``)."""
-    pos = len(text)
-    while pos and text[pos - 1] == "\n":
-        pos -= 1
-    for _ in range(MAX_FRAME_LINES // 2):
-        pos = text.rfind("\n", 0, pos)
-        if pos < 0:
-            return 0
-    return pos + 1
 
 
 def _marks(code: str) -> bool:
@@ -242,5 +230,6 @@ def _user_frame(frame: re.Match[str]) -> str | None:
 
 
 def _exception_line(line: str) -> bool:
-    """An unindented ``SomeError: ...`` line."""
+    """An unindented ``SomeError: ...`` line (a Windows line end after it too)."""
+    line = line.rstrip("\r")
     return bool(line) and not line[0].isspace() and EXCEPTION.match(line) is not None
