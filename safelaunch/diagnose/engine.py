@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from safelaunch.diagnose import launchers, tracebacks
+from safelaunch.diagnose import launchers, resemblance, tracebacks
 from safelaunch.diagnose.kb import Fact, Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.reading import unwrapped
@@ -48,7 +48,10 @@ class Evidence:
     quoted: bool = False
     """An indented line: a traceback's source context, shown only when nothing else is."""
     inferred: bool = False
-    """The call a traceback cut before its exception stops in: a cause inferred from it."""
+    """The call a traceback cut before its exception stops in, or a line in the words of a
+    rule's message that its patterns miss: a cause inferred from it."""
+    resembles: bool = False
+    """Inferred from the line's words (``resemblance``), not from where a traceback stops."""
 
 
 Match = tuple[Rule, list[Evidence]]
@@ -64,7 +67,8 @@ class Finding:
     fixes: list[str]
     evidence: list[Evidence] = field(default_factory=list)
     likely: bool = False
-    """Inferred from the call a cut traceback stops in, not read from an error line."""
+    """Inferred (from the call a cut traceback stops in, or from an unmatched line in the
+    words of the rule's message), not read from a line its patterns match."""
 
 
 @dataclass
@@ -309,7 +313,7 @@ def _raised(logs: LogSet, echoes: list[Rule]) -> list[Evidence]:
         for raised in tracebacks.find(log.text, log.labels):
             if _echoes(raised.exception, echoes):
                 continue
-            where = f"   (raised at {raised.where})" if raised.where else ""
+            where = f"{tracebacks.RAISED_AT}{raised.where})" if raised.where else ""
             evidence = _evidence(log, raised.offset, raised.exception + where)
             if evidence.rank is None:
                 evidence.rank = raised.rank
@@ -575,6 +579,20 @@ def _inferred_last(causes: list[Match]) -> list[Match]:
     return read[:at] + [m for m in causes if inferred(m)] + read[at:]
 
 
+def _resembled_first(rules: tuple[Rule, ...], causes: list[Match]) -> list[Match]:
+    """Where only a fallback speaks (a failure no rule knows), the rules whose messages its
+    lines are worded like (``resemblance``) come first, as likely causes."""
+    if not causes or not causes[0][0].fallback:
+        return causes
+    lines = [e for rule, evidence in causes if rule.fallback for e in evidence]
+    texts = [e.text.split(tracebacks.RAISED_AT, 1)[0] for e in lines]
+    found: dict[str, Match] = {}
+    for number, rule in resemblance.resembled(texts, rules):
+        like = replace(lines[number], inferred=True, resembles=True)
+        found.setdefault(rule.id, (rule, []))[1].append(like)
+    return list(found.values()) + causes
+
+
 def _outrank_symptoms(causes: list[Match]) -> list[Match]:
     """A cause its own lines prove comes before a symptom (a timeout waiting for a rank):
     the rank that failed first beats the ranks that waited for it.  Fallbacks and causes
@@ -600,17 +618,17 @@ def _diagnose(logs: LogSet) -> Diagnosis:
     views = _Views()
     shown = _shown(logs, _echo_rules(rules), views)
     matches = _matches(rules, logs, shown, views)
-    causes = _inferred_last(_outrank_symptoms(
-        [(r, ev) for r, ev in matches if not r.consequence]))
+    causes = _resembled_first(rules, _inferred_last(_outrank_symptoms(
+        [(r, ev) for r, ev in matches if not r.consequence])))
     root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,
                           _exit_label(logs.root_returncode, logs))
     quoting = _Quoting(logs, root, shown)
     diagnosis.findings = quoting.findings(_root_first(causes, root))
     if diagnosis.findings:
-        if _fallback_first(diagnosis.findings, causes):
+        if diagnosis.findings[0].likely or _fallback_first(diagnosis.findings, causes):
             first = diagnosis.findings[0].rank
-            # the rank's own words, unmatched
+            # the rank's own words, unmatched or only read as likely
             diagnosis.last_lines = _last_lines(logs, root if first is None else first)
         diagnosis.consequences = quoting.consequences(matches)
         diagnosis.status = "diagnosed"
@@ -680,7 +698,7 @@ class _Quoting:
             rank = self.root if by_exit or not preferred else preferred[0].rank
         finding = Finding(rule.id, rule.title, rank, rule.explain, rule.fixes,
                           preferred[:MAX_EVIDENCE],
-                          likely=bool(rule.stopped_in and preferred)
+                          likely=bool(preferred) and not rule.fallback
                           and all(e.inferred for e in preferred))
         finding.evidence += self._fact_evidence(rule)
         return finding
@@ -767,7 +785,10 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     rank = (f"rank {finding.rank}" if finding.rank is not None
             else where if diagnosis.root_cause_rank is not None else "")
     lines = [_head_line(diagnosis, finding, rank, first)]
-    if finding.likely:
+    if finding.likely and any(e.resembles for e in finding.evidence):
+        lines.append("  no rule matches the line quoted below, but it has every word of one "
+                     "of this cause's messages (reworded by another release, or re-cased)")
+    elif finding.likely:
         lines.append("  the log ends in a traceback cut before its error line; the call it "
                      "stops in (quoted below) usually fails for this reason")
     if first:

@@ -22,6 +22,8 @@ from safelaunch.diagnose.launchers import (
 )
 
 HEAD = TRACEBACK
+RAISED_AT = "   (raised at "
+"""What follows an exception's text where it is quoted with the user's frame it came from."""
 MAX_TRACEBACKS = 200
 MAX_FRAME_LINES = 400
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Failure"
