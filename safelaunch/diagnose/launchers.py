@@ -160,7 +160,8 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL")
+    "ERROR", "CRITICAL", "Symbol not found", "undefined symbol", "shared object file",
+    "Library not loaded")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -211,6 +212,13 @@ SHAPES = [
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
+    # the dynamic loader refusing a library, the line pasted without its ImportError: Linux's
+    # ld.so and macOS's dyld (not a warning that quotes it later in its line: TensorFlow's
+    # "Could not load dynamic library ...; dlerror: ...")
+    re.compile(r"^(?:Symbol not found: \S|Library not loaded: \S|\S{1,500}\.(?:so|dylib)"
+               r"(?:\.[\w.]{1,20})?: (?:undefined symbol: \S|cannot open shared object file)"
+               # a library named like a host ("libcudart.so.11.0: "): its name read as a prefix
+               r"|cannot open shared object file: No such file)"),
     # a compiler's error (gcc, clang, nvcc: file:line:col: [fatal ]error: ...)
     re.compile(r"^(?:\S{1,300}:\d{1,7}:(?:\d{1,5}:)? (?:fatal )?error|fatal error): [^\d\s]"),
     # torch's store sockets: the server could not listen, a client gave up (the client's

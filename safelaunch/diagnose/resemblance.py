@@ -38,6 +38,8 @@ MIN_WORDS = 3
 """A wording of fewer words is said by too many failures."""
 RARE = 3
 """A word that at most this many rules' wordings hold is rare; every wording needs one."""
+MANY_WORDS = 5
+"""A wording of this many words needs no rare word."""
 MAX_WAYS = 24
 """The most ways through one pattern's alternatives that are read."""
 MAX_LINE = 2000
@@ -144,8 +146,9 @@ class _Index:
     by_word: dict[str, list[tuple[int, str]]]
     """A keyword's rarest word -> (the rule's place in ``rules``, the pattern's text)."""
 
-    def rare(self, words: frozenset[str]) -> bool:
-        return any(self.holders[w] <= RARE for w in words)
+    def telling(self, words: frozenset[str]) -> bool:
+        """A wording that tells a cause: a rare word, or many words."""
+        return len(words) >= MANY_WORDS or any(self.holders[w] <= RARE for w in words)
 
 
 def _required_words(keyword: str) -> frozenset[str]:
@@ -189,6 +192,6 @@ def resembled(lines: Iterable[str], rules: tuple[Rule, ...]) -> Iterator[tuple[i
     for number, line in enumerate(lines):
         words = words_of(line)
         held = {place for word in words for place, source in index.by_word.get(word, ())
-                if any(w <= words and index.rare(w) for w in pattern_wordings(source))}
+                if any(w <= words and index.telling(w) for w in pattern_wordings(source))}
         if len(held) == 1:
             yield number, rules[held.pop()]

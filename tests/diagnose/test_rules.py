@@ -1547,11 +1547,11 @@ CASES: dict[str, tuple[str, str]] = {
         "meta-llama/Llama-2-7b-hf/resolve/main/config.json.\n",
         "access to meta-llama/Llama-2-7b-hf granted; token of the account read from HF_TOKEN\n"),
     "extension-without-cuda": (
-        TRACE + "    keep = torchvision.ops.nms(boxes, scores, 0.5)\nNotImplementedError: Could "
-        "not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be "
-        "because the operator doesn't exist for this backend, or was omitted during the "
-        "selective/custom build process (if using custom build).\n",
-        "torchvision::nms registered for the CUDA backend (torchvision 0.20.1+cu124)\n"),
+        TRACE + "    out = xops.memory_efficient_attention(q, k, v)\nNotImplementedError: Could "
+        "not run 'xformers::efficient_attention_forward_cutlass' with arguments from the 'CUDA' "
+        "backend. This could be because the operator doesn't exist for this backend, or was "
+        "omitted during the selective/custom build process (if using custom build).\n",
+        "xformers::efficient_attention_forward_cutlass registered for the CUDA backend\n"),
     # from the sources of NCCL (nvls.cc, ibvwrap.cc), torch (ProcessGroupGloo.cpp,
     # distributed_c10d.py, fsdp), transformers, accelerate, DeepSpeed, vLLM, Lightning and
     # Slurm, as those print them
@@ -1952,6 +1952,11 @@ def test_glog_prefixed_traceback_is_read():
     "Error executing job with overrides: ['trainer.devices=2']\n",
     # bash's report of a child a signal killed, where the log ends
     "./run.sh: line 5: 12345 Killed                  widgetd --frob\n",
+    # the dynamic loader's refusals, pasted without their ImportError (ld.so, dyld)
+    "/venv/lib/python3.10/site-packages/widget/_C.so: undefined symbol: frob_widget\n",
+    "libwidget.so.3: cannot open shared object file: No such file or directory\n",
+    "Symbol not found: _frob_widget\n",
+    "  Library not loaded: @rpath/libwidget.dylib\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1976,7 +1981,13 @@ def test_words_near_a_failure_shape_are_no_failure():
             "uncaught exceptions are logged to errors.log\nabort_on_nan: true (the run will "
             "abort)\nrun.sh: line 3: starting widgetctl\n"
             "2024-03-07 11:04:36,333 - INFO - ERROR rate 0.1\n"
-            "[2024-03-07 11:04:36,333] [INFO] ERROR: none\n      Exit Code:    0\n")
+            "[2024-03-07 11:04:36,333] [INFO] ERROR: none\n      Exit Code:    0\n"
+            "2022-08-13 16:11:45.355984: W tensorflow/stream_executor/platform/default/dso_"
+            "loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+            "libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+            "UserWarning: Failed to load image Python extension: '/venv/torchvision/image.so: "
+            "undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'\n"
+            "checked: no undefined symbol in libwidget.so\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 
 

@@ -140,10 +140,30 @@ WORDINGS = [
      "error\n`ptxas` stderr:\nptxas fatal   : Value 'sm_120a' is not defined for option "
      "'gpu-name'\n",
      "no-kernel-image"),
+    # torchaudio 0.2's sox module and torchaudio 2.x's library, built for another torch
+    (TRACE + "ImportError: /usr/local/lib/python3.5/dist-packages/_torch_sox.cpython-35m-x86_64"
+     "-linux-gnu.so: undefined symbol: _ZN2at19UndefinedTensorImpl10_singletonE\n",
+     "torchvision-torch-mismatch"),
+    (TRACE + "OSError: /venv/lib/python3.10/site-packages/torchaudio/lib/libtorchaudio.so: "
+     "undefined symbol: _ZNK5torch8autograd4Node4nameEv\n", "torchvision-torch-mismatch"),
+    # the dispatcher (torch 2.13) for an operator a CPU torchaudio or torchvision registered
+    (TRACE + "NotImplementedError: Could not run 'torchaudio::rnnt_loss' with arguments from "
+     "the 'CUDA' backend. This could be because the operator doesn't exist for this backend\n",
+     "torchvision-torch-mismatch"),
+    (TRACE + "NotImplementedError: Could not run 'torchvision::nms' with arguments from the "
+     "'CUDA' backend.\n", "torchvision-torch-mismatch"),
+    # DGL 2.x (graphbolt/__init__.py: load_graphbolt), for a torch it has no build for
+    (TRACE + "FileNotFoundError: Cannot find DGL C++ graphbolt library at /venv/lib/python3.12/"
+     "site-packages/dgl/graphbolt/libgraphbolt_pytorch_2.9.0.so\n", "extension-abi-mismatch"),
+    (TRACE + "ImportError: Cannot load Graphbolt C++ library\n", "extension-abi-mismatch"),
 ]
 
 
 HEALTHY = [
+    # torchvision's image extension failing to load is a warning; the run goes on
+    "UserWarning: Failed to load image Python extension: '/venv/lib/python3.10/site-packages/"
+    "torchvision/image.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'\nstep 1 loss 2.3\n",
+    "DGL graphbolt library loaded from dgl/graphbolt/libgraphbolt_pytorch_2.4.0.so\n",
     # torch 2.13 cpp_extension: a minor CUDA mismatch it accepts (a warning)
     "The detected CUDA version (12.4) has a minor version mismatch with the version that was "
     "used to compile PyTorch (12.1). Most likely this shouldn't be a problem.\n"
