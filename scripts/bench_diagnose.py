@@ -20,8 +20,16 @@ import tempfile
 import time
 from pathlib import Path
 
+OOM_END = ("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+           "[rank0]: RuntimeError: Connection closed by peer\n")
+UNKNOWN_END = ("[rank1]: Traceback (most recent call last):\n"
+               '[rank1]:   File "train.py", line 88, in <module>\n'
+               "[rank1]:     widget.frob(batch)\n"
+               "[rank1]: widget.WidgetError: the frobnicator refused widget 7 in batch 12\n"
+               "[rank0]: RuntimeError: Connection closed by peer\n")
 
-def write_log(path: Path, megabytes: int) -> None:
+
+def write_log(path: Path, megabytes: int, ending: str = OOM_END) -> None:
     line = "[rank{r}]: epoch {e} step {s} loss 0.{s:04d} lr 3.0e-04 grad_norm 0.81 tok/s 51234\n"
     target = megabytes << 20
     with open(path, "w") as fh:
@@ -32,8 +40,7 @@ def write_log(path: Path, megabytes: int) -> None:
             fh.write(chunk)
             written += len(chunk)
             step += 5000
-        fh.write("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
-                 "2.00 GiB.\n[rank0]: RuntimeError: Connection closed by peer\n")
+        fh.write(ending)
 
 
 def timed(cmd: list[str]) -> tuple[float, str]:
@@ -79,10 +86,12 @@ def adversarial() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--unknown", action="store_true",
+                        help="end with an exception no rule knows, not a CUDA OOM")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-diagnose-") as tmp:
         log = Path(tmp) / "train.log"
-        write_log(log, args.mb)
+        write_log(log, args.mb, UNKNOWN_END if args.unknown else OOM_END)
         size = log.stat().st_size / (1 << 20)
         grep = min(timed(["grep", "-c", "CUDA out of memory", str(log)])[0] for _ in range(3))
         runs = [timed([sys.executable, "-m", "safelaunch", "diagnose", str(log)])

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any
 
-from safelaunch.diagnose import launchers, resemblance, tracebacks
+from safelaunch.diagnose import launchers, recased, tracebacks
 from safelaunch.diagnose.kb import Fact, Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.reading import unwrapped
@@ -48,10 +48,11 @@ class Evidence:
     quoted: bool = False
     """An indented line: a traceback's source context, shown only when nothing else is."""
     inferred: bool = False
-    """The call a traceback cut before its exception stops in, or a line in the words of a
-    rule's message that its patterns miss: a cause inferred from it."""
-    resembles: bool = False
-    """Inferred from the line's words (``resemblance``), not from where a traceback stops."""
+    """The call a traceback cut before its exception stops in, or a failure line a rule's
+    pattern matches only without case: a cause inferred from it."""
+    recased: bool = False
+    """Inferred from a line matched without case (``recased``), not from where a traceback
+    stops."""
 
 
 Match = tuple[Rule, list[Evidence]]
@@ -67,8 +68,8 @@ class Finding:
     fixes: list[str]
     evidence: list[Evidence] = field(default_factory=list)
     likely: bool = False
-    """Inferred (from the call a cut traceback stops in, or from an unmatched line in the
-    words of the rule's message), not read from a line its patterns match."""
+    """Inferred (from the call a cut traceback stops in, or from a line its patterns match
+    only without case), not read from a line its patterns match."""
 
 
 @dataclass
@@ -579,16 +580,16 @@ def _inferred_last(causes: list[Match]) -> list[Match]:
     return read[:at] + [m for m in causes if inferred(m)] + read[at:]
 
 
-def _resembled_first(rules: tuple[Rule, ...], causes: list[Match]) -> list[Match]:
-    """Where only a fallback speaks (a failure no rule knows), the rules whose messages its
-    lines are worded like (``resemblance``) come first, as likely causes."""
+def _recased_first(rules: tuple[Rule, ...], causes: list[Match]) -> list[Match]:
+    """Where only a fallback speaks (a failure no rule knows), the rules whose patterns match
+    its lines without case (``recased``) come first, as likely causes."""
     if not causes or not causes[0][0].fallback:
         return causes
     lines = [e for rule, evidence in causes if rule.fallback for e in evidence]
     texts = [e.text.split(tracebacks.RAISED_AT, 1)[0] for e in lines]
     found: dict[str, Match] = {}
-    for number, rule in resemblance.resembled(texts, rules):
-        like = replace(lines[number], inferred=True, resembles=True)
+    for number, rule in recased.recased(texts, rules):
+        like = replace(lines[number], inferred=True, recased=True)
         found.setdefault(rule.id, (rule, []))[1].append(like)
     return list(found.values()) + causes
 
@@ -618,7 +619,7 @@ def _diagnose(logs: LogSet) -> Diagnosis:
     views = _Views()
     shown = _shown(logs, _echo_rules(rules), views)
     matches = _matches(rules, logs, shown, views)
-    causes = _resembled_first(rules, _inferred_last(_outrank_symptoms(
+    causes = _recased_first(rules, _inferred_last(_outrank_symptoms(
         [(r, ev) for r, ev in matches if not r.consequence])))
     root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,
@@ -785,9 +786,9 @@ def _finding_lines(diagnosis: Diagnosis, finding: Finding, where: str,
     rank = (f"rank {finding.rank}" if finding.rank is not None
             else where if diagnosis.root_cause_rank is not None else "")
     lines = [_head_line(diagnosis, finding, rank, first)]
-    if finding.likely and any(e.resembles for e in finding.evidence):
-        lines.append("  no rule matches the line quoted below, but it has every word of one "
-                     "of this cause's messages (reworded by another release, or re-cased)")
+    if finding.likely and any(e.recased for e in finding.evidence):
+        lines.append("  no rule matches the line quoted below as written; it is this cause's "
+                     "message in other letter case (another release's, or a re-cased copy)")
     elif finding.likely:
         lines.append("  the log ends in a traceback cut before its error line; the call it "
                      "stops in (quoted below) usually fails for this reason")

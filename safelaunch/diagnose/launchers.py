@@ -160,8 +160,8 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL", "Symbol not found", "undefined symbol", "shared object file",
-    "Library not loaded")
+    "ERROR", "CRITICAL", "Symbol not found", "undefined symbol", "Library not loaded",
+    r"F\d{4} ", r"\[F ", "Check failed", "BackOff", "panic: ", "failed: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -212,13 +212,17 @@ SHAPES = [
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
-    # the dynamic loader refusing a library, the line pasted without its ImportError: Linux's
-    # ld.so and macOS's dyld (not a warning that quotes it later in its line: TensorFlow's
-    # "Could not load dynamic library ...; dlerror: ...")
-    re.compile(r"^(?:Symbol not found: \S|Library not loaded: \S|\S{1,500}\.(?:so|dylib)"
-               r"(?:\.[\w.]{1,20})?: (?:undefined symbol: \S|cannot open shared object file)"
-               # a library named like a host ("libcudart.so.11.0: "): its name read as a prefix
-               r"|cannot open shared object file: No such file)"),
+    # glog's CHECK (the process aborts after it: Ray's and torch's C++ code), Go's panic (an
+    # operator's or a tool's end), a pod that kubectl lists as failed
+    re.compile(r"\bCheck failed: \S|^panic: \S|^[a-z0-9][\w.-]{0,252} {1,40}\d{1,3}/\d{1,3} {1,40}"
+               r"(?:Init:)?(?:Error|CrashLoopBackOff|ImagePullBackOff|ErrImagePull"
+               r"|ContainerStatusUnknown) {1,40}\d"),
+    # the dynamic loader refusing a library for a symbol, the line pasted without its
+    # ImportError: Linux's ld.so and macOS's dyld (not a warning that quotes it later in its
+    # line, nor a logger's warning; not "cannot open shared object file": libraries probe
+    # for optional ones and go on, as bitsandbytes' CUDA setup does)
+    re.compile(r"^(?!(?:WARNING|WARN|INFO|DEBUG)\b)(?:Symbol not found: \S|Library not loaded:"
+               r" \S|\S{1,500}\.(?:so|dylib)(?:\.[\w.]{1,20})?: undefined symbol: \S)"),
     # a compiler's error (gcc, clang, nvcc: file:line:col: [fatal ]error: ...)
     re.compile(r"^(?:\S{1,300}:\d{1,7}:(?:\d{1,5}:)? (?:fatal )?error|fatal error): [^\d\s]"),
     # torch's store sockets: the server could not listen, a client gave up (the client's
@@ -248,6 +252,14 @@ LATE_SHAPES = [
     # not "Terminated": a script's own kill of a helper it started (tensorboard, a server)
     re.compile(r"^\S{1,300}: line \d{1,7}: {1,8}\d{1,10} {1,40}(?:Killed|Aborted"
                r"|Segmentation fault|Bus error|Illegal instruction)\b"),
+    # an exception a logger or a tool printed after its own prefix ("[12:00:00] widget:
+    # RuntimeError: ...", "... | widget | ValueError: ..."), and a tool's "Training failed:
+    # ..." (not at a level that says the run went on: INFO, WARNING, DEBUG; nor a warning's
+    # class, nor a retry)
+    re.compile(r"^(?![^\n]{0,120}(?:\b(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b|Warning\b"
+               r"|[Rr]etry))(?:[^\n]{0,300}?"
+               r"[:|\]] (?:[a-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception): \S"
+               r"|[A-Z][\w-]{0,40}(?: [\w-]{1,40})? failed: \S)"),
 ]
 """Shapes that show a failure only among a log's last ``LATE_LINES`` lines: runs that work
 log errors they recover from (a full connection pool, a sample skipped), and a launch script
@@ -258,7 +270,8 @@ QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
 FRAME_LINE = re.compile(r'^[ \t>`]{0,20}File "[^"\n]{1,500}", line \d{1,9}, in \S',
                         re.MULTILINE)
 MIN_FRAMES = 2
-GLOG_ERROR = re.compile(r"^\[?E\d{4} \d\d:\d\d|^\[E [\w.]{1,200}:\d{1,6}\]")
+GLOG_ERROR = re.compile(r"^\[?[EF]\d{4} \d\d:\d\d|^\[[EF] [\w.]{1,200}:\d{1,6}\]")
+"""glog's error and fatal levels (a fatal one ends the process), before any prefix is cut."""
 MAX_CANDIDATES = 20_000
 
 

@@ -15,12 +15,13 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 353
-# six dev excerpts end before their failure or show a run that stopped with no failure line
+DEV_RIGHT_FIRST_FLOOR = 370
+# seven dev excerpts end before their failure or show a run that stopped with no failure line
 # (cut where the thread's paste or its search excerpt ended, only benign warnings shown, or
 # a hang that printed nothing): deepspeed-4002, torchgeo-1198, xla-3883, wenet-812 (a hang),
-# nccl-257 (nccl-tests hanging), nccl-697 (the interface list, its error not quoted)
-DEV_NO_KNOWN_FAILURE_CEILING = 6
+# nccl-257 (nccl-tests hanging), nccl-697 (the interface list, its error not quoted), and
+# pytorch-lightning-18504 (a run that started one process where four were asked for)
+DEV_NO_KNOWN_FAILURE_CEILING = 7
 
 
 def test_the_corpus_is_all_there():

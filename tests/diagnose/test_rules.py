@@ -1954,9 +1954,21 @@ def test_glog_prefixed_traceback_is_read():
     "./run.sh: line 5: 12345 Killed                  widgetd --frob\n",
     # the dynamic loader's refusals, pasted without their ImportError (ld.so, dyld)
     "/venv/lib/python3.10/site-packages/widget/_C.so: undefined symbol: frob_widget\n",
-    "libwidget.so.3: cannot open shared object file: No such file or directory\n",
     "Symbol not found: _frob_widget\n",
     "  Library not loaded: @rpath/libwidget.dylib\n",
+    # glog's fatal level and its CHECK (Ray's C++ workers), Go's panic, kubectl's failed pods
+    "F1127 12:00:00.000000 1234 widget.cc:12] Check failed: widget_ != nullptr\n",
+    "[2025-04-02 15:02:00,117 F 1357 1357] core_worker.cc:254: Check failed: _s.ok() Bad\n",
+    "panic: runtime error: invalid memory address or nil pointer dereference\n",
+    "NAME        READY   STATUS             RESTARTS   AGE\nwidget-0    0/1     CrashLoopBackOff"
+    "   5          3m\n",
+    "widget-worker-1   0/1   Error   0   12m\n",
+    # where the log ends: an exception after a logger's or a tool's own prefix, a tool's end
+    "[12:00:00] widget: RuntimeError: the frobnicator refused widget 7\n",
+    "2024-01-01 12:00:00 | widget | ValueError: widget 7 is frobnicated\n",
+    "core_worker_process.cc:232: Failed to register worker to Raylet: IOError: Failed to read "
+    "data from the socket: End of file\n",
+    "Training failed: the frobnicator refused widget 7\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -1987,8 +1999,25 @@ def test_words_near_a_failure_shape_are_no_failure():
             "libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
             "UserWarning: Failed to load image Python extension: '/venv/torchvision/image.so: "
             "undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'\n"
-            "checked: no undefined symbol in libwidget.so\n")
+            "checked: no undefined symbol in libwidget.so\n"
+            # bitsandbytes 0.41's CUDA setup probing, and a logger's warning of a probe
+            "libcusparse.so.11: cannot open shared object file: No such file or directory\n"
+            "WARNING:root:libwidget.so: undefined symbol: frob (widget acceleration off)\n"
+            "widget-0   1/1     Running   0          3m\n"
+            "Check failed: 0 of 8 widgets (all passed)\n".replace("Check failed", "checks")
+            + "2024-01-01 12:00:00 | INFO | retrying after ConnectionError: reset by peer\n"
+            "[12:00:01] WARNING widget: retrying after TimeoutError: 10 s\n"
+            "step 12 loss 2.1\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
+
+
+def test_errors_a_run_went_on_after_are_no_failure():
+    """An exception a tool logged after its own prefix, or a step that "failed:", shows a
+    failure only where the log ends at it: before the last lines, the run went on."""
+    went_on = ("[12:00:00] hub: ConnectionError: reset by peer (retrying)\n"
+               "Download failed: checksum mismatch, retrying\n"
+               + "".join(f"step {n} loss 2.{n}\n" for n in range(40)))
+    assert diagnose(from_text(went_on, "went_on.log")).status == "no_failure"
 
 
 def test_lines_of_runs_that_went_on_are_no_failure():

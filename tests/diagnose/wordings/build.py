@@ -152,6 +152,10 @@ WORDINGS = [
      "torchvision-torch-mismatch"),
     (TRACE + "NotImplementedError: Could not run 'torchvision::nms' with arguments from the "
      "'CUDA' backend.\n", "torchvision-torch-mismatch"),
+    # a torchaudio built against the system's codecs without one of them (pytorch/audio
+    # issues 1461, 2614): not a torch mismatch
+    (TRACE + "OSError: /usr/lib/python3.9/site-packages/torchaudio/_torchaudio.so: undefined "
+     "symbol: WavpackGetMode\n", "python-exception"),
     # DGL 2.x (graphbolt/__init__.py: load_graphbolt), for a torch it has no build for
     (TRACE + "FileNotFoundError: Cannot find DGL C++ graphbolt library at /venv/lib/python3.12/"
      "site-packages/dgl/graphbolt/libgraphbolt_pytorch_2.9.0.so\n", "extension-abi-mismatch"),
