@@ -170,11 +170,18 @@ def _cuts(lines: list[str]) -> set[int]:
         if len(line) >= WRAP_WIDTH_MIN:
             by_length.setdefault(len(line), []).append(number)
     for width in sorted(by_length, reverse=True):
-        numbers = [number for number in by_length[width] if len(set(lines[number])) > 2]
-        if numbers:
-            cut = {number for number in numbers if _goes_on(lines[number], lines[number + 1])}
+        numbers = by_length[width]
+        if any(_not_a_separator(lines[number]) for number in numbers):
+            cut = {number for number in numbers if _goes_on(lines[number], lines[number + 1])
+                   and _not_a_separator(lines[number])}
             return cut if len(cut) >= 2 or (cut and width in TERMINAL_WIDTHS) else set()
     return set()
+
+
+def _not_a_separator(line: str) -> bool:
+    """More than two characters in the line (a separator repeats one or two); its start
+    nearly always tells."""
+    return len(set(line[:64])) > 2 or len(set(line)) > 2
 
 
 def _goes_on(line: str, after: str) -> bool:
