@@ -585,13 +585,21 @@ def _recased_first(rules: tuple[Rule, ...], causes: list[Match]) -> list[Match]:
     its lines without case (``recased``) come first, as likely causes."""
     if not causes or not causes[0][0].fallback:
         return causes
-    lines = [e for rule, evidence in causes if rule.fallback for e in evidence]
+    lines = [e for rule, evidence in causes if rule.fallback
+             for e in (evidence if rule.from_exceptions else _last_of_each_log(evidence))]
     texts = [e.text.split(tracebacks.RAISED_AT, 1)[0] for e in lines]
     found: dict[str, Match] = {}
     for number, rule in recased.recased(texts, rules):
         like = replace(lines[number], inferred=True, recased=True)
         found.setdefault(rule.id, (rule, []))[1].append(like)
     return list(found.values()) + causes
+
+
+def _last_of_each_log(evidence: list[Evidence]) -> list[Evidence]:
+    """The last line of each log: where a log shows failures by their shape alone, an early
+    one is often an error the run went on after, its last the one it ended with."""
+    last = {e.file: e for e in sorted(evidence, key=lambda e: e.line)}
+    return list(last.values())
 
 
 def _outrank_symptoms(causes: list[Match]) -> list[Match]:

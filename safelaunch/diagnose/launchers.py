@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -160,8 +160,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL", "Symbol not found", "undefined symbol", "Library not loaded",
-    r"F\d{4} ", r"\[F ", "Check failed", "BackOff", "panic: ", "failed: ")
+    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -212,17 +211,9 @@ SHAPES = [
     re.compile(r"^(?:Floating point exception|Illegal instruction)|: Assertion [`'][^\n]{1,300}"
                r"' failed\.|^\*\*\* (?:Aborted at \d|SIG[A-Z]{2,8} \(@)"),
     re.compile(r"^Killed$|Segmentation fault|\(core dumped\)|^Aborted|^Bus error"),
-    # glog's CHECK (the process aborts after it: Ray's and torch's C++ code), Go's panic (an
-    # operator's or a tool's end), a pod that kubectl lists as failed
-    re.compile(r"\bCheck failed: \S|^panic: \S|^[a-z0-9][\w.-]{0,252} {1,40}\d{1,3}/\d{1,3} {1,40}"
-               r"(?:Init:)?(?:Error|CrashLoopBackOff|ImagePullBackOff|ErrImagePull"
-               r"|ContainerStatusUnknown) {1,40}\d"),
-    # the dynamic loader refusing a library for a symbol, the line pasted without its
-    # ImportError: Linux's ld.so and macOS's dyld (not a warning that quotes it later in its
-    # line, nor a logger's warning; not "cannot open shared object file": libraries probe
-    # for optional ones and go on, as bitsandbytes' CUDA setup does)
-    re.compile(r"^(?!(?:WARNING|WARN|INFO|DEBUG)\b)(?:Symbol not found: \S|Library not loaded:"
-               r" \S|\S{1,500}\.(?:so|dylib)(?:\.[\w.]{1,20})?: undefined symbol: \S)"),
+    # glog's CHECK (the process aborts after it: torch's and Ray's C++ code), at a message's
+    # start or after its source location; Go's panic (an operator's or a tool's end)
+    re.compile(r"(?:^|\.(?:cc|cpp|cu|h):\d{1,6}\]?:? )Check failed: \S|^panic: \S"),
     # a compiler's error (gcc, clang, nvcc: file:line:col: [fatal ]error: ...)
     re.compile(r"^(?:\S{1,300}:\d{1,7}:(?:\d{1,5}:)? (?:fatal )?error|fatal error): [^\d\s]"),
     # torch's store sockets: the server could not listen, a client gave up (the client's
@@ -252,19 +243,41 @@ LATE_SHAPES = [
     # not "Terminated": a script's own kill of a helper it started (tensorboard, a server)
     re.compile(r"^\S{1,300}: line \d{1,7}: {1,8}\d{1,10} {1,40}(?:Killed|Aborted"
                r"|Segmentation fault|Bus error|Illegal instruction)\b"),
-    # an exception a logger or a tool printed after its own prefix ("[12:00:00] widget:
-    # RuntimeError: ...", "... | widget | ValueError: ..."), and a tool's "Training failed:
-    # ..." (not at a level that says the run went on: INFO, WARNING, DEBUG; nor a warning's
-    # class, nor a retry)
-    re.compile(r"^(?![^\n]{0,120}(?:\b(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b|Warning\b"
-               r"|[Rr]etry))(?:[^\n]{0,300}?"
-               r"[:|\]] (?:[a-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception): \S"
-               r"|[A-Z][\w-]{0,40}(?: [\w-]{1,40})? failed: \S)"),
 ]
 """Shapes that show a failure only among a log's last ``LATE_LINES`` lines: runs that work
 log errors they recover from (a full connection pool, a sample skipped), and a launch script
 reports the helper it killed; where the log ends at such a line, the run ended there."""
 LATE_LINES = 30
+UNLESS_QUIET_SHAPES = [
+    # the dynamic loader refusing a library for a symbol, the line pasted without its
+    # ImportError: Linux's ld.so and macOS's dyld (not "cannot open shared object file":
+    # libraries probe for optional ones and go on; not bitsandbytes' CPU library, which
+    # misses GPU symbols in runs that never use them)
+    re.compile(r"^(?:Symbol not found: \S|Library not loaded: \S|(?!\S{0,300}libbitsandbytes)"
+               r"\S{1,500}\.(?:so|dylib)(?:\.[\w.]{1,20})?: undefined symbol: \S)"),
+]
+"""Shapes that show a failure only among a log's last ``LATE_LINES`` lines, on a line no
+level, warning or retry calls harmless (``QUIET``)."""
+END_SHAPES = [
+    # an exception a tool printed after its own prefix ("[12:00:00] widget: RuntimeError:
+    # ...", "... | widget | ValueError: ..."; a message, not a metric's value), and a tool's
+    # "Training failed: ..." (not a count: "Tests failed: 0"); an OSError printed without its
+    # type ("[Errno 2] No such file or directory: ...")
+    re.compile(r"^[^\n]{0,300}?[:|\]] (?:[a-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)"
+               r": [^\d\s.-]|^[A-Z][\w-]{0,40}(?: [\w-]{1,40})? failed: [^\d\s]"
+               r"|^\[Errno \d{1,5}\] [A-Z]"),
+]
+"""Shapes that show a failure only on a log's last line (``END_LINES``), and only where no
+level, warning or retry calls it harmless (``QUIET``): a tool's error the run went on after
+looks the same."""
+END_LINES = 1
+QUIET = re.compile(r"\b(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE|SUCCESS)\b|Warning\b"
+                   r"|^\[?[IWD]\d{4} \d\d:|\[\d{4}-\d\d-\d\d [\d:,.]{8,15} [IWD] \d"
+                   r"|[Rr]etr(?:y|ies|ying)\b|try again|will retry")
+"""What says a line is no failure of the run: a level below error (glog's I and W, Ray's),
+a warning's class, a retry."""
+QUIET_READ = 2000
+"""How much of a line ``QUIET`` reads."""
 QUOTING = re.compile(r"^[`'\"*_>|\s]{1,20}")
 """What a line pasted into markdown or a chat starts with: backticks, quotes, emphasis."""
 FRAME_LINE = re.compile(r'^[ \t>`]{0,20}File "[^"\n]{1,500}", line \d{1,9}, in \S',
@@ -434,7 +447,33 @@ def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[in
     if scanned < len(text):
         tail = max(scanned, len(text) - TAIL_BYTES)
         found += _failure_lines(text, labels, candidates, text.find("\n", tail) + 1, late)[0]
-    return found
+    return sorted(set(found).union(_late_lines(text, labels, late)))
+
+
+def _late_lines(text: str, labels: bool, late: int) -> Iterator[int]:
+    """The log's last lines that show a failure only there (``LATE_SHAPES``, ``END_SHAPES``),
+    every one read: their shapes have no words a long log is scanned for."""
+    end = last_lines_start(text, END_LINES)
+    ignored = ignored_spans(text)
+    start = late
+    while start < len(text):
+        stop = text.find("\n", start)
+        stop = len(text) if stop < 0 else stop
+        raw, line_rank, line = _unprefixed(text[start:stop], labels)
+        line = QUOTING.sub("", line).strip()
+        if not inside(ignored, start, line_rank) and _late_shape(raw, line, start >= end):
+            yield start
+        start = stop + 1
+
+
+def _late_shape(raw: str, line: str, at_end: bool) -> bool:
+    """Whether one of the log's last lines has a shape that shows a failure there;
+    ``at_end``: it is among the last ``END_LINES``."""
+    if any(shape.search(line) for shape in LATE_SHAPES):
+        return True
+    shapes = UNLESS_QUIET_SHAPES + END_SHAPES if at_end else UNLESS_QUIET_SHAPES
+    return (any(shape.search(line) for shape in shapes)
+            and not QUIET.search(raw, 0, QUIET_READ))
 
 
 TAIL_BYTES = 1 << 18
@@ -457,24 +496,29 @@ def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str], begin: 
         looked += 1
         last = start
         end = text.find("\n", start)
-        raw = text[start:] if end < 0 else text[start:end]
-        if labels and (label := SRUN_LABEL.match(raw)):
-            raw = raw[label.end():]
-        while match := TAGGED.match(raw):
-            raw = raw[match.end():]
-        line_rank, line = strip_prefixes(raw, False)
-        if not inside(ignored, start, line_rank) and _failure_shape(raw, line, start >= late):
+        raw, line_rank, line = _unprefixed(text[start:] if end < 0 else text[start:end], labels)
+        if not inside(ignored, start, line_rank) and _failure_shape(raw, line):
             found.append(start)
     return found, len(text)
 
 
-def _failure_shape(raw: str, line: str, late: bool) -> bool:
+def _unprefixed(raw: str, labels: bool) -> tuple[str, int | None, str]:
+    """A line without srun's label and a launcher's rank tags (``raw``), its rank, and the
+    line without any prefix."""
+    if labels and (label := SRUN_LABEL.match(raw)):
+        raw = raw[label.end():]
+    while match := TAGGED.match(raw):
+        raw = raw[match.end():]
+    line_rank, line = strip_prefixes(raw, False)
+    return raw, line_rank, line
+
+
+def _failure_shape(raw: str, line: str) -> bool:
     """Whether a line (``raw`` as written, ``line`` without its prefixes) has a failure's
-    shape; ``late``: it is among the log's last lines."""
+    shape wherever it is."""
     line = QUOTING.sub("", line).strip()
     return bool(GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
-                or any(shape.search(line) for shape in SHAPES)
-                or (late and any(shape.search(line) for shape in LATE_SHAPES)))
+                or any(shape.search(line) for shape in SHAPES))
 
 
 def last_lines_start(text: str, count: int) -> int:

@@ -20,10 +20,14 @@ from functools import lru_cache
 
 from safelaunch.diagnose.kb import Pattern, Rule
 
-CASED = re.compile(r"A-Z|a-z|\[[A-Z][a-z]\]|\[[a-z][A-Z]\]|\(\?<?!|\\[pP]\{")
+CASED = re.compile(r"A-Z|a-z|\[[A-Z][a-z]\]|\[[a-z][A-Z]\]|\(\?<?!|\\[pP]\{"
+                   r"|'[A-Z][A-Z0-9_]{1,40}'|\b[A-Z][A-Z0-9]{0,40}_[A-Z0-9_]{1,40}\b"
+                   r"|\b(?:FAILED|ERROR|WARN|WARNING|FATAL|CRITICAL)\b")
 """What makes a pattern's meaning depend on case or on what it rules out: a class of
 capitals or of small letters, a letter it already takes in both cases (``[Ii]nput``: the
-others it meant to refuse), a negative lookaround."""
+others it meant to refuse), a negative lookaround, a variable's name in capitals
+(``'RANK'``, ``MASTER_ADDR``: a key of that name in small letters is another), a tool's
+marker in capitals (ninja's ``FAILED:``)."""
 MAX_LINE = 2000
 """Only a line's first characters are read."""
 

@@ -40,6 +40,23 @@ def test_patterns_whose_meaning_holds_case_are_not_matched_without_it(pattern):
     assert list(recased.recased(["WIDGET REFUSED"], _rules(pattern))) == []
 
 
+@pytest.mark.parametrize("line", [
+    "KeyError: 'rank'",  # not-launched's 'RANK': a variable's name is its case
+    "RuntimeError: Kernel load failed: fused_adam.so",  # ninja's FAILED: is its case
+    "ValueError: Failed to resolve interpolation '${model.dim}': key not found",
+])
+def test_words_whose_case_is_their_meaning_name_nothing(line):
+    assert list(recased.recased([line], load_rules())) == []
+
+
+def test_only_the_last_failure_line_of_a_log_is_matched_without_case():
+    """An early error the run went on after names no cause for the failure it ended with."""
+    text = ("ERROR: only cuda dense tensor is supported for nccl (metrics disabled)\n"
+            "step 100 loss 3.2\n"
+            "F1127 12:00:00.000000 1234 widget.cc:88] Check failed: n > 0 (0 vs. 0)\n")
+    assert diagnose(from_text(text, "early.log")).findings[0].id == "failure-shown"
+
+
 def test_the_real_rules_name_recased_messages():
     rules = load_rules()
     lines = ["RuntimeError: no space left on device",  # a torch C++ string, lower case

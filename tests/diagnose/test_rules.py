@@ -1956,13 +1956,10 @@ def test_glog_prefixed_traceback_is_read():
     "/venv/lib/python3.10/site-packages/widget/_C.so: undefined symbol: frob_widget\n",
     "Symbol not found: _frob_widget\n",
     "  Library not loaded: @rpath/libwidget.dylib\n",
-    # glog's fatal level and its CHECK (Ray's C++ workers), Go's panic, kubectl's failed pods
+    # glog's fatal level and its CHECK (Ray's C++ workers), Go's panic
     "F1127 12:00:00.000000 1234 widget.cc:12] Check failed: widget_ != nullptr\n",
     "[2025-04-02 15:02:00,117 F 1357 1357] core_worker.cc:254: Check failed: _s.ok() Bad\n",
     "panic: runtime error: invalid memory address or nil pointer dereference\n",
-    "NAME        READY   STATUS             RESTARTS   AGE\nwidget-0    0/1     CrashLoopBackOff"
-    "   5          3m\n",
-    "widget-worker-1   0/1   Error   0   12m\n",
     # where the log ends: an exception after a logger's or a tool's own prefix, a tool's end
     "[12:00:00] widget: RuntimeError: the frobnicator refused widget 7\n",
     "2024-01-01 12:00:00 | widget | ValueError: widget 7 is frobnicated\n",
@@ -2018,6 +2015,49 @@ def test_errors_a_run_went_on_after_are_no_failure():
                "Download failed: checksum mismatch, retrying\n"
                + "".join(f"step {n} loss 2.{n}\n" for n in range(40)))
     assert diagnose(from_text(went_on, "went_on.log")).status == "no_failure"
+
+
+RUN_END = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n{}\nTraining completed.\n"
+
+
+@pytest.mark.parametrize("line", [
+    # bitsandbytes 0.37-0.41 without GPU support: its CPU library misses GPU symbols
+    "/usr/local/lib/python3.10/dist-packages/bitsandbytes/libbitsandbytes_cpu.so: undefined "
+    "symbol: cadam32bit_grad_fp32",
+    # glog's and Ray's levels below error, cut off with the prefix
+    "W1127 12:00:00.123000 1234 site-packages/torch/distributed/run.py:793] Cleanup failed: "
+    "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/x'",
+    "W1127 12:00:00.123000 1234 torch/_ops.py:88] /opt/ext/libcustom_ops.so: undefined symbol: "
+    "optional_kernel_v2",
+    "(raylet) [2025-01-01 12:00:00,123 I 1234 5678] core_worker.cc:900: Task failed: "
+    "IntentionalError: expected",
+    # a metric named after an error, a count of failures, a health check, a retried upload
+    "Epoch 9: MeanAbsoluteError: 0.4123, MeanSquaredError: 0.3012",
+    "Tests failed: 0",
+    "Health Check failed: endpoint not ready yet",
+    "Upload attempt 1 failed: ConnectionError: timed out; 2 retries left",
+    # a side tool's error before the run's own last line
+    "[12:00:00] tensorboard: OSError: [Errno 98] Address already in use (tensorboard not "
+    "started)",
+    # kubectl: a pod that errored once in a job that completed
+    "NAME                        READY   STATUS      RESTARTS   AGE\n"
+    "pytorchjob-mnist-worker-0   0/1     Error       0          12m\n"
+    "pytorchjob-mnist-worker-0-x 0/1     Completed   1          10m",
+])
+def test_what_a_working_run_prints_near_its_end_is_no_failure(line):
+    text = RUN_END.format(line)
+    assert diagnose(from_text(text, "ok.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize("line", [
+    "[12:00:00] trainer: RuntimeError: the frobnicator refused widget 7",
+    "Training failed: the frobnicator refused widget 7",
+    "[Errno 2] No such file or directory: 'saved/widget.log'",
+])
+def test_a_tools_error_on_the_last_line_is_a_failure(line):
+    text = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n" + line + "\n"
+    assert diagnose(from_text(text, "end.log")).status == "diagnosed"
+    assert diagnose(from_text(RUN_END.format(line), "went_on.log")).status == "no_failure"
 
 
 def test_lines_of_runs_that_went_on_are_no_failure():

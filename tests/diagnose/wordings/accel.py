@@ -63,6 +63,11 @@ WORDINGS = [
      "total capacity; 57.23 GiB already allocated; 57.23 GiB current active; 1.21 GiB free; "
      "58.81 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try "
      "setting max_split_size_mb to avoid fragmentation.\n", "accelerator-oom"),
+    # CANN's runtime under torch_npu 2.1 (as LlamaFactory issue 5322 shows it), the NPU's OOM
+    ("EL0004: 2024-08-28-16:15:00.358.141 Failed to allocate memory.\n        Possible Cause: "
+     "Available memory is insufficient.\n        TraceBack (most recent call last):\n        "
+     "rtFftsPlusTaskLaunch execute failed, reason=[driver error:out of memory][FUNC:FuncError"
+     "Reason][FILE:error_message_manage.cc][LINE:53]\n", "accelerator-oom"),
     # torch_npu 2.6.0 (NPUWorkspaceAllocator)
     (TRACE + "RuntimeError: NPU out of memory. NPUWorkspaceAllocator tried to allocate 1.50 GiB"
      "(NPU 0; 60.97 GiB total capacity; 59.10 GiB already allocated)\n", "accelerator-oom"),
