@@ -164,6 +164,19 @@ WORDINGS = [
 
 
 HEALTHY = [
+    # PyG 2.x (torch_geometric/typing.py) going on without an optional extension of another
+    # torch, and torchvision's image extension on macOS: warnings of runs that go on
+    "/opt/conda/lib/python3.10/site-packages/torch_geometric/typing.py:54: UserWarning: An "
+    "issue occurred while importing 'torch-scatter'. Disabling its usage. Stacktrace: /opt/"
+    "conda/lib/python3.10/site-packages/torch_scatter/_version_cuda.so: undefined symbol: "
+    "_ZN5torch3jit17parseSchemaOrNameERKSs\n  warnings.warn(f\"An issue occurred while "
+    "importing 'torch-scatter'. \"\nEpoch 1: loss 0.31\nTraining completed.\n",
+    "/venv/lib/python3.11/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load "
+    "image Python extension: 'dlopen(/venv/lib/python3.11/site-packages/torchvision/image.so, "
+    "0x0006): Symbol not found: __ZN3c1017RegisterOperatorsD1Ev\n  Referenced from: <CFDC5F9E"
+    "> /venv/lib/python3.11/site-packages/torchvision/image.so\n  Expected in:     <4F0A3E1B> "
+    "/venv/lib/python3.11/site-packages/torch/lib/libc10.dylib'\n  warn(\nEpoch 1: loss 0.31\n"
+    "Training completed.\n",
     # torchvision's image extension failing to load is a warning; the run goes on
     "UserWarning: Failed to load image Python extension: '/venv/lib/python3.10/site-packages/"
     "torchvision/image.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'\nstep 1 loss 2.3\n",
