@@ -442,11 +442,11 @@ def failure_lines(text: str, labels: bool, shapes: str | None = None) -> list[in
     candidates = candidates_in(shapes)
     if candidates is None:
         return []
-    late = last_lines_start(text, LATE_LINES)
-    found, scanned = _failure_lines(text, labels, candidates, 0, late)
+    found, scanned = _failure_lines(text, labels, candidates, 0)
     if scanned < len(text):
         tail = max(scanned, len(text) - TAIL_BYTES)
-        found += _failure_lines(text, labels, candidates, text.find("\n", tail) + 1, late)[0]
+        found += _failure_lines(text, labels, candidates, text.find("\n", tail) + 1)[0]
+    late = last_lines_start(text, LATE_LINES)
     return sorted(set(found).union(_late_lines(text, labels, late)))
 
 
@@ -460,7 +460,6 @@ def _late_lines(text: str, labels: bool, late: int) -> Iterator[int]:
         stop = text.find("\n", start)
         stop = len(text) if stop < 0 else stop
         raw, line_rank, line = _unprefixed(text[start:stop], labels)
-        line = QUOTING.sub("", line).strip()
         if not inside(ignored, start, line_rank) and _late_shape(raw, line, start >= end):
             yield start
         start = stop + 1
@@ -479,8 +478,8 @@ def _late_shape(raw: str, line: str, at_end: bool) -> bool:
 TAIL_BYTES = 1 << 18
 
 
-def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str], begin: int,
-                   late: int) -> tuple[list[int], int]:
+def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str],
+                   begin: int) -> tuple[list[int], int]:
     """The failure lines from ``begin`` on, and where the scan stopped (the text's length
     where it read it all)."""
     found: list[int] = []
@@ -504,19 +503,18 @@ def _failure_lines(text: str, labels: bool, candidates: re.Pattern[str], begin: 
 
 def _unprefixed(raw: str, labels: bool) -> tuple[str, int | None, str]:
     """A line without srun's label and a launcher's rank tags (``raw``), its rank, and the
-    line without any prefix."""
+    line without any prefix nor the quoting of a paste (what the shapes are tried on)."""
     if labels and (label := SRUN_LABEL.match(raw)):
         raw = raw[label.end():]
     while match := TAGGED.match(raw):
         raw = raw[match.end():]
     line_rank, line = strip_prefixes(raw, False)
-    return raw, line_rank, line
+    return raw, line_rank, QUOTING.sub("", line).strip()
 
 
 def _failure_shape(raw: str, line: str) -> bool:
-    """Whether a line (``raw`` as written, ``line`` without its prefixes) has a failure's
-    shape wherever it is."""
-    line = QUOTING.sub("", line).strip()
+    """Whether a line (``raw`` as written, ``line`` without its prefixes and quoting) has a
+    failure's shape wherever it is."""
     return bool(GLOG_ERROR.match(raw) or LEVELLED_ERROR.search(raw, 0, 400)
                 or any(shape.search(line) for shape in SHAPES))
 
