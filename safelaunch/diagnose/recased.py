@@ -50,27 +50,11 @@ def _compiled(source: str) -> re.Pattern[str]:
     return re.compile(source, re.IGNORECASE | re.MULTILINE)
 
 
-_READ: dict[int, tuple[tuple[Rule, ...], list[tuple[Rule, str, str]]]] = {}
-"""Each rule set's patterns to match without case (the rule, its keyword in lower case, its
-text), by the rule set's identity (rules hold lists: no hash)."""
-
-
-def _candidates(rules: tuple[Rule, ...]) -> list[tuple[Rule, str, str]]:
-    known = _READ.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    if len(_READ) >= 4:
-        _READ.clear()
-    found = [(rule, (p.keyword or "").lower(), p.source) for rule in rules
-             if _speaks_for_itself(rule) for p in rule.patterns if _caseless(p)]
-    _READ[id(rules)] = (rules, found)
-    return found
-
-
 def recased(lines: Iterable[str], rules: tuple[Rule, ...]) -> Iterator[tuple[int, Rule]]:
     """Each line (by its index) that a rule's pattern matches without case, with the first
     such rule.  A pattern is compiled only for a line that holds its keyword in any case."""
-    candidates = _candidates(rules)
+    candidates = [(rule, (p.keyword or "").lower(), p.source) for rule in rules
+                  if _speaks_for_itself(rule) for p in rule.patterns if _caseless(p)]
     for number, line in enumerate(lines):
         line = line[:MAX_LINE]
         lowered = line.lower()
