@@ -296,3 +296,28 @@ def test_the_kernel_log_reader_still_finds_its_lines(monkeypatch: pytest.MonkeyP
     fake_dmesg("pid=4321 oom-kill:task=python,pid=43210\noom-kill:x,pid=4321x\n"
                + "oom-kill:" * 20_000 + "\n")
     assert oom.kernel_record(4321) is False
+
+
+def _anchored(items: Any) -> bool:
+    """Whether a parsed pattern can match only at the string's start."""
+    if not len(items):
+        return False
+    op, arg = items[0]
+    if op is sre_c.AT:
+        return arg is sre_c.AT_BEGINNING
+    if op is sre_c.BRANCH:
+        return all(_anchored(branch) for branch in arg[1])
+    if op is sre_c.SUBPATTERN:
+        return _anchored(arg[-1])
+    return False
+
+
+def test_failure_shapes_that_start_with_a_caret_are_anchored_in_every_alternative():
+    # launchers tries them as one pattern with match(): an alternative that could match
+    # further along the line would be lost
+    from safelaunch.diagnose import launchers
+
+    starting = [shape for shape in launchers.SHAPES if shape.pattern.startswith("^")]
+    assert starting and all(_anchored(sre_parse.parse(shape.pattern)) for shape in starting)
+    assert not _anchored(sre_parse.parse(r"^Killed$|Segmentation fault"))
+    assert _anchored(sre_parse.parse(r"^FAILED: x|^nvcc fatal"))
