@@ -14,6 +14,24 @@ TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <m
 STORE_WAITED = ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for "
                 "clients. 1/2 clients joined.\n")
 CASES: dict[str, tuple[str, str]] = {
+    # torch's DTensor dispatch, c10/core/Device.cpp, DeepSpeed's mpi_discovery: their wordings
+    "collective-on-dtensor": (
+        "[rank1]:   File \"/venv/lib/python3.11/site-packages/torch/distributed/tensor/"
+        "_dispatch.py\", line 393, in unwrap_to_op_info\n"
+        "[rank1]: AssertionError: found no DeviceMesh from dtensor args for "
+        "c10d.broadcast_.default!\n",
+        "INFO: broadcasting 291 DTensor parameters over DeviceMesh('cuda', [0, 1]) done\n"),
+    "device-string-several-gpus": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
+        "    model.to(args.device)\nRuntimeError: Invalid device string: 'cuda:0,1'\n",
+        "rank 1 uses device string 'cuda:1' (CUDA_VISIBLE_DEVICES=0,1)\n"),
+    "mpirun-local-rank-missing": (
+        "  File \"/opt/conda/lib/python3.8/site-packages/deepspeed/comm/comm.py\", line 700, in "
+        "mpi_discovery\n    assert cdb.get_world_size() == world_size, \"MPI world size {} does "
+        "not match torch world size {}\".format(\nAssertionError: MPI world size 16 does not "
+        "match torch world size 8\n",
+        "[INFO] [comm.py:673:mpi_discovery] Discovered MPI settings of world_rank=3, "
+        "local_rank=3, world_size=16, master_addr=10.0.0.1, master_port=29500\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"
