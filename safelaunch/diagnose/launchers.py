@@ -220,6 +220,8 @@ SHAPES = [
     # start or after its source location; Go's panic (an operator's or a tool's end)
     re.compile(r"^(?:Check failed: \S|panic: \S)"),
     re.compile(r"\.(?:cc|cpp|cu|h):\d{1,6}\]?:? Check failed: \S"),
+    # oneCCL's error level (its log's "|CCL_ERROR| file.cpp:N ...")
+    re.compile(r"CCL_ERROR\| ?\S"),
     # a compiler's error (gcc, clang, nvcc: file:line:col: [fatal ]error: ...)
     re.compile(r"^(?:\S{1,300}:\d{1,7}:(?:\d{1,5}:)? (?:fatal )?error|fatal error): [^\d\s]"),
     # torch's store sockets: the server could not listen, a client gave up (the client's

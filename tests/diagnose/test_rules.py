@@ -32,6 +32,12 @@ CASES: dict[str, tuple[str, str]] = {
         "match torch world size 8\n",
         "[INFO] [comm.py:673:mpi_discovery] Discovered MPI settings of world_rank=3, "
         "local_rank=3, world_size=16, master_addr=10.0.0.1, master_port=29500\n"),
+    # oneCCL 2021.x (atl_ofi_comm.cpp, atl_ofi_helper.cpp) under vLLM's xccl backend
+    "oneccl-no-ofi-provider": (
+        "2025:06:02-10:11:12:(4242) |CCL_ERROR| atl_ofi_comm.cpp:232 init_transport: EXCEPTION: "
+        "failed to initialize ATL\n2025:06:02-10:11:12:(4242) |CCL_ERROR| "
+        "atl_ofi_helper.cpp:1118 fi_getinfo error: ret -61, providers 0\n",
+        "2025:06:02-10:11:12:(4242) |CCL_WARN| fi_getinfo: provider verbs skipped, using tcp\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"

@@ -9,6 +9,12 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # NCCL 2.25 (graph/topo.h ncclTopoIdToIndex): a NIC missing from the topology graph
+    ("gpu-node-7:1234:1290 [0] graph/search.cc:1135 NCCL WARN Could not find a path for "
+     "pattern 1, falling back to simple order\ngpu-node-7:1234:1290 [0] graph/topo.h:230 NCCL "
+     "WARN Could not find NET with id 0\ntorch.distributed.DistBackendError: NCCL error in: "
+     "ProcessGroupNCCL.cpp:3376, internal error - please report this issue to the NCCL "
+     "developers, NCCL version 2.25.1\n", "nccl-topology-no-path"),
     # NCCL misc/socket.cc socketPollConnect (2.18-2.2x): connect returned an errno
     ("node1:3996:4012 [2] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to "
      "128::1d<40861> returned 113(No route to host) errno 11(Resource temporarily unavailable)\n",

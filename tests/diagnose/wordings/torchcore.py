@@ -10,6 +10,12 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # names torch.distributed gained later (tensor.parallel's styles in 2.8, DCP helpers)
+    ("[rank0]: ImportError: cannot import name 'PrepareModuleInputOutput' from "
+     "'torch.distributed.tensor.parallel' (/venv/lib/python3.11/site-packages/torch/"
+     "distributed/tensor/parallel/__init__.py)\n", "torch-too-old-for-api"),
+    ("ImportError: cannot import name '_copy_state_dict' from "
+     "'torch.distributed._state_dict_utils'\n", "torch-too-old-for-api"),
     # a file missing where it is read is the script's own error, not a missing output folder
     ("Traceback (most recent call last):\n  File \"train.py\", line 15, in <module>\n"
      "    cfg = open(args.config)\n"
@@ -185,6 +191,9 @@ WORDINGS = [
 ]
 
 HEALTHY = [
+    # a library probing for an optional torch API and going on without it
+    "accelerate: cannot import name 'fully_shard' from 'torch.distributed.fsdp'; using "
+    "FSDP1\n",
     "Trainer object has no attribute cache: building it\n",
     "GPU support: compiled with CUDA 12.1\n",
     "[rank0]: ProcessGroup nccl initialized with 8 ranks\n",
