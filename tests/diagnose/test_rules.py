@@ -38,6 +38,13 @@ CASES: dict[str, tuple[str, str]] = {
         "failed to initialize ATL\n2025:06:02-10:11:12:(4242) |CCL_ERROR| "
         "atl_ofi_helper.cpp:1118 fi_getinfo error: ret -61, providers 0\n",
         "2025:06:02-10:11:12:(4242) |CCL_WARN| fi_getinfo: provider verbs skipped, using tcp\n"),
+    # Lightning 2.1 (fabric/strategies/fsdp.py save_checkpoint)
+    "checkpoint-path-exists": (
+        "  File \"/venv/lib/python3.10/site-packages/lightning/fabric/strategies/fsdp.py\", "
+        "line 435, in save_checkpoint\n    raise FileExistsError(f\"The checkpoint directory "
+        "already exists and is not empty: {path}\")\nFileExistsError: The checkpoint directory "
+        "already exists and is not empty: /runs/exp1/models/best.ckpt\n",
+        "Saving a sharded checkpoint to /runs/exp1/models/step-400.ckpt (directory created)\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"

@@ -10,6 +10,12 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # torch.utils.checkpoint's metadata report pasted from below its first line (ZeRO-3 frees
+    # the parameters between forward and recomputation)
+    ("[rank1]: tensor at position 20:\n[rank1]: saved metadata: {'shape': torch.Size([128]), "
+     "'dtype': torch.bfloat16, 'device': device(type='cuda', index=1)}\n[rank1]: recomputed "
+     "metadata: {'shape': torch.Size([0]), 'dtype': torch.bfloat16, 'device': "
+     "device(type='cuda', index=1)}\n", "checkpoint-recompute-mismatch"),
     # names torch.distributed gained later (tensor.parallel's styles in 2.8, DCP helpers)
     ("[rank0]: ImportError: cannot import name 'PrepareModuleInputOutput' from "
      "'torch.distributed.tensor.parallel' (/venv/lib/python3.11/site-packages/torch/"
