@@ -45,6 +45,12 @@ CASES: dict[str, tuple[str, str]] = {
         "already exists and is not empty: {path}\")\nFileExistsError: The checkpoint directory "
         "already exists and is not empty: /runs/exp1/models/best.ckpt\n",
         "Saving a sharded checkpoint to /runs/exp1/models/step-400.ckpt (directory created)\n"),
+    # torch/utils/data/distributed.py
+    "sampler-rank-out-of-range": (
+        "[rank9]:   File \"/venv/lib/python3.11/site-packages/torch/utils/data/distributed.py\","
+        " line 81, in __init__\n[rank9]:     raise ValueError(\n[rank9]: ValueError: Invalid "
+        "rank 9, rank should be in the interval [0, 7]\n",
+        "DistributedSampler: rank 7 of 8 replicas, 1250 samples per replica\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"
