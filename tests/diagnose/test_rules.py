@@ -51,6 +51,64 @@ CASES: dict[str, tuple[str, str]] = {
         " line 81, in __init__\n[rank9]:     raise ValueError(\n[rank9]: ValueError: Invalid "
         "rank 9, rank should be in the interval [0, 7]\n",
         "DistributedSampler: rank 7 of 8 replicas, 1250 samples per replica\n"),
+    # the argument and configuration checks of DeepSpeed and accelerate (their sources)
+    "accelerate-deepspeed-optimizer-twice": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nValueError: You cannot specify an optimizer in the config file and in the "
+        "code at the same time. Please remove the optimizer from the config file or create "
+        "`accelerate.utils.DummyOptim` in the code.\n",
+        "Using accelerate.utils.DummyOptim: the optimizer comes from the DeepSpeed config "
+        "file\n"),
+    "zero-untested-optimizer": (
+        "[rank0]: AssertionError: You are using an untested ZeRO Optimizer. Please add "
+        "<\"zero_allow_untested_optimizer\": true> in the configuration file to use it.\n",
+        "[INFO] [engine.py:1200:_configure_optimizer] zero_allow_untested_optimizer is set: "
+        "using PagedAdamW8bit\n"),
+    "deepspeed-hostfile-malformed": (
+        "[2024-05-01 10:00:00,000] [ERROR] [runner.py:240:_parse_hostfile] Bad hostfile text: "
+        "['worker-0 slot=8']\nValueError: Hostfile contains a bad entry: worker-0 slot=8, "
+        "unable to proceed with launching\n",
+        "[INFO] [runner.py:570:main] Using hostfile /job/hostfile: worker-0 slots=8, worker-1 "
+        "slots=8\n"),
+    "deepspeed-multinode-launcher-missing": (
+        "[INFO] [runner.py:463:main] Using IP address of 10.0.0.1 for node "
+        "worker-0\nRuntimeError: launcher 'pdsh' not installed.\n",
+        "[INFO] [multinode_runner.py:80:get_cmd] Running on the following workers: "
+        "worker-0,worker-1 (launcher pdsh)\n"),
+    "deepspeed-local-rank-mismatch": (
+        "[rank1]: AssertionError: Mismatch in local rank setting, args.local_rank=0 but "
+        "env['LOCAL_RANK']=1.\n",
+        "[INFO] local rank setting: args.local_rank=1, env['LOCAL_RANK']=1\n"),
+    "quantized-model-offloaded": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nValueError: You can't train a model that has been loaded in 8-bit precision "
+        "with CPU or disk offload.\n",
+        "Loaded the model in 8-bit precision on cuda:0 (no CPU or disk offload)\n"),
+    "deepspeed-dtype-config-mismatch": (
+        "[rank0]: ValueError: fp16 is enabled but the following parameters have dtype that is "
+        "not fp16: model.embed_tokens.weight, lm_head.weight\n",
+        "[INFO] [config.py:1000:print] fp16_enabled ................. True (parameters in "
+        "fp16)\n"),
+    "accelerator-created-twice": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nValueError: AcceleratorState has already been initialized and cannot be "
+        "changed, restart your runtime completely and pass `mixed_precision='bf16'` to "
+        "`Accelerator()`.\n",
+        "Accelerator() created: AcceleratorState initialized with mixed_precision=bf16\n"),
+    "accelerate-state-not-initialized": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nRuntimeError: You must initialize the accelerate state by calling either "
+        "`PartialState()` or `Accelerator()` before using the logging utility.\n",
+        "initialize your accelerator first: accelerator = Accelerator() (done)\n"),
+    "accelerate-launch-config-invalid": (
+        "Traceback (most recent call last):\n  File \"/venv/bin/accelerate\", line 8, in "
+        "<module>\nValueError: You need to use at least 2 processes to use `--multi_gpu`.\n",
+        "accelerate launch --multi_gpu --num_processes 2 train.py: launching 2 processes\n"),
+    "fp8-backend-missing": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nValueError: Using `fp8` precision requires `transformer_engine` or `MS-AMP` "
+        "to be installed.\n",
+        "fp8 mixed precision through transformer_engine 1.8 (MS-AMP not installed)\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"

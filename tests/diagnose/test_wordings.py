@@ -8,6 +8,7 @@ import pytest
 from wordings import (
     accel,
     build,
+    checks,
     data,
     ds,
     elastic,
@@ -21,7 +22,7 @@ from wordings import (
 
 from safelaunch.diagnose import diagnose, from_text
 
-DOMAINS = {"accel": accel, "build": build, "data": data, "ds": ds, "elastic": elastic,
+DOMAINS = {"accel": accel, "build": build, "checks": checks, "data": data, "ds": ds, "elastic": elastic,
            "frameworks": frameworks, "hf": hf, "nccl": nccl, "platforms": platforms,
            "serving": serving, "torchcore": torchcore}
 WORDINGS = [pytest.param(text, rule_id, id=f"{name}-{number}-{rule_id}")

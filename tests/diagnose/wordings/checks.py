@@ -1,0 +1,64 @@
+"""The argument and configuration checks of DeepSpeed, accelerate, Lightning and transformers
+(their sources' wordings) for failures an existing rule names; and healthy lines that look
+like them, which must not be."""
+
+from __future__ import annotations
+
+TRACE = ("Traceback (most recent call last):\n"
+         "  File \"/workspace/train.py\", line 88, in <module>\n"
+         "    main()\n")
+
+WORDINGS = [
+    # DeepSpeed runtime/engine.py _do_args_sanity_check: started with plain python
+    (TRACE + "AssertionError: DeepSpeed requires the LOCAL_RANK environment variable, it is set "
+     "by the deepspeed launcher, deepspeed.init_distributed, or the torch.distributed "
+     "launcher. If using a different launcher please ensure LOCAL_RANK is set prior to "
+     "initializing deepspeed.\n", "not-launched"),
+    # transformers training_args.py: --fsdp under plain python
+    (TRACE + "ValueError: Using fsdp only works in distributed training.\n", "not-launched"),
+    # accelerate state.py PartialState on several CPU nodes
+    (TRACE + "ValueError: Tried to launch on distributed with multinode, but `MASTER_ADDR` env "
+     "was not set, please try exporting rank 0's hostname as `MASTER_ADDR`\n", "not-launched"),
+    # DeepSpeed comm/comm.py: zero.Init before init_distributed
+    (TRACE + "AssertionError: DeepSpeed backend not set, please initialize it using "
+     "init_process_group()\n", "process-group-not-initialized"),
+    # DeepSpeed runtime/engine.py: --deepspeed_config to a missing path
+    (TRACE + "AssertionError: DeepSpeed configuration file: configs/ds_zero2.json is not an "
+     "existing file\n", "deepspeed-config-not-found"),
+    # transformers integrations/deepspeed.py (a multimodal model's config)
+    (TRACE + "ValueError: The model's config file has neither `hidden_size` nor `hidden_sizes` "
+     "entry, therefore it's not possible to automatically fill out the following `auto` "
+     "entries in the DeepSpeed config file: ['zero_optimization.reduce_bucket_size']. You can "
+     "fix that by replacing `auto` values for these keys with an integer value of your "
+     "choice.\n", "deepspeed-auto-unfilled"),
+    # accelerate _prepare_deepspeed with a batch sampler
+    (TRACE + "ValueError: At least one of the dataloaders passed to `accelerate.prepare()` has "
+     "`None` as batch size. Please set an integer value in `train_micro_batch_size_per_gpu` in "
+     "the deepspeed config file\n", "deepspeed-prepare-no-dataloader"),
+    # DeepSpeed launcher/runner.py parse_resource_filter
+    ("ValueError: Hostname 'localhost' not found in hostfile\n", "deepspeed-launcher-no-slot"),
+    # accelerate utils/launch.py
+    ("ConnectionError: Tried to launch distributed communication on port `29500`, but another "
+     "process is utilizing it. Please specify a different port (such as using the "
+     "`--main_process_port` flag or specifying a different `main_process_port` in your config "
+     "file) and rerun your script.\n", "address-in-use"),
+    # accelerate _prepare_ipex
+    (TRACE + "ImportError: IPEX is not installed or IPEX's version does not match current "
+     "PyTorch version. Please refer to https://github.com/intel/intel-extension-for-pytorch.\n",
+     "ipex-torch-mismatch"),
+    # Lightning accelerator connector and DeepSpeed strategy without a GPU
+    (TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: The strategy "
+     "`fsdp` requires a GPU accelerator, but got: cpu\n", "torch-without-cuda"),
+    (TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: DeepSpeed "
+     "strategy is only supported on GPU but `CPUAccelerator` is used.\n", "torch-without-cuda"),
+    # Lightning checkpoint connector (ckpt_path that does not exist)
+    (TRACE + "FileNotFoundError: Checkpoint at /runs/exp3/last.ckpt not found. Aborting "
+     "training.\n", "trainer-checkpoint-not-found"),
+]
+
+HEALTHY = [
+    "[INFO] [engine.py:300:__init__] LOCAL_RANK=3 read from the environment (DeepSpeed requires "
+    "it)\n",
+    "accelerate: main process port 29500 is free\n",
+    "Restoring states from the checkpoint path at /runs/exp3/last.ckpt\n",
+]
