@@ -54,6 +54,8 @@ loggers (``E 05-04 00:53:16 backend_utils.py:998]``, ``INFO 07-16 13:25:31 [core
 LEVELLED_ERROR = re.compile(r"(?:^|[\s)\]])(?:E|ERROR|CRITICAL|F) \d\d-\d\d \d\d:\d\d:\d\d"
                             r"(?:\.\d{1,6})? \[?[\w./-]{1,200}:\d{1,6}\]")
 """Such a line at an error level (after a rank's or Ray's prefix)."""
+AGGREGATED = re.compile(r"^\[\d{1,9} similar log lines?\] ")
+"""Monarch's count of the processes that printed the same line (``[8 similar log lines] ``)."""
 COMMENTED = re.compile(r"^#{1,2} (?=\S)")
 """A log pasted with a shell comment's mark before every line."""
 PYTEST = re.compile(r"^E {3,10}(?=\S)")
@@ -132,7 +134,7 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
         elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
                        or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)
-                       or HOSTED.match(line)):
+                       or AGGREGATED.match(line) or HOSTED.match(line)):
             line = line[match.end():]
         else:
             break
@@ -201,6 +203,9 @@ SHAPES = [
     # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
     re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
     re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    # MPICH's and Intel MPI's abort (MPI_Init and every MPI call's fatal error)
+    re.compile(r"^Abort\(\d{1,12}\) on node \d{1,6}(?: \(rank \d{1,6} in comm \d{1,6}\))?: "
+               r"Fatal error in "),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
     # a logger's report of what nobody caught (OLMo's "CRITICAL Uncaught AssertionError: ...");
@@ -280,6 +285,9 @@ END_SHAPES = [
     re.compile(r"^[^\n]{0,300}?[:|\]] (?:[a-z_]\w{0,40}\.){0,6}[A-Z]\w{0,60}(?:Error|Exception)"
                r": [^\d\s.-]|^[A-Z][\w-]{0,40}(?: [\w-]{1,40})? failed: [^\d\s]"
                r"|^\[Errno \d{1,5}\] [A-Z]"),
+    # bash's report of a command it could not find in a script, where the log ends: a step
+    # of the job script that did not run (not earlier: setup scripts probe for tools)
+    re.compile(r"^\S{1,300}: ?line \d{1,7}: [^\n]{1,300}: command not found$"),
 ]
 """Shapes that show a failure only on a log's last line (``END_LINES``), and only where no
 level, warning or retry calls it harmless (``QUIET``): a tool's error the run went on after

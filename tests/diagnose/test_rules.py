@@ -109,6 +109,15 @@ CASES: dict[str, tuple[str, str]] = {
         "<module>\nValueError: Using `fp8` precision requires `transformer_engine` or `MS-AMP` "
         "to be installed.\n",
         "fp8 mixed precision through transformer_engine 1.8 (MS-AMP not installed)\n"),
+    # bash running a script whose continued line lost its backslash; Slurm's compressed counts
+    "launch-script-line-continuation": (
+        "scripts/train.sh: line 15: data.max_length=2048: command not found\n",
+        "scripts/train.sh: line 15: data.max_length=2048 (from the config)\n"),
+    "slurm-env-compressed-format": (
+        "  File \"dist.py\", line 288, in init_slurm\n    local_world_size = int(os.environ["
+        "'SLURM_STEP_TASKS_PER_NODE'])\nValueError: invalid literal for int() with base 10: "
+        "'1(x2)'\n",
+        "SLURM_STEP_TASKS_PER_NODE=1(x2) (one task on each of 2 nodes)\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"
@@ -2061,6 +2070,13 @@ def test_glog_prefixed_traceback_is_read():
     "core_worker_process.cc:232: Failed to register worker to Raylet: IOError: Failed to read "
     "data from the socket: End of file\n",
     "Training failed: the frobnicator refused widget 7\n",
+    # Monarch's count of processes before a shared line; MPICH's abort; bash's command not
+    # found in the job's script, where the log ends; oneCCL's error level
+    "[8 similar log lines] ValueError: widget 7 is frobnicated\n",
+    "Abort(1090447) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown "
+    "error class, error stack:\nMPIR_Init_thread(192)........:\n",
+    "./run.sh: line 9: widgetctl: command not found\n",
+    "2025:06:02-10:11:12:(4242) |CCL_ERROR| widget.cpp:12 frob: widget 7 is frobnicated\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -2099,6 +2115,8 @@ def test_words_near_a_failure_shape_are_no_failure():
             "Check failed: 0 of 8 widgets (all passed)\n".replace("Check failed", "checks")
             + "2024-01-01 12:00:00 | INFO | retrying after ConnectionError: reset by peer\n"
             "[12:00:01] WARNING widget: retrying after TimeoutError: 10 s\n"
+            "./setup.sh: line 4: nvidia-smi: command not found\n"
+            "[3 similar log lines] widget 7 loaded\n"
             "step 12 loss 2.1\n")
     assert diagnose(from_text(text, "quiet.log")).status == "no_failure"
 

@@ -51,6 +51,10 @@ WORDINGS = [
      "`fsdp` requires a GPU accelerator, but got: cpu\n", "torch-without-cuda"),
     (TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: DeepSpeed "
      "strategy is only supported on GPU but `CPUAccelerator` is used.\n", "torch-without-cuda"),
+    # a script that reads srun's or mpirun's variables, started by neither (Lightning's ddp2)
+    ("  File \"trainer.py\", line 335, in fit\n    task = int(os.environ['SLURM_LOCALID'])\n"
+     "KeyError: 'SLURM_LOCALID'\n", "not-launched"),
+    ("KeyError: 'OMPI_COMM_WORLD_LOCAL_RANK'\n", "not-launched"),
     # Lightning checkpoint connector (ckpt_path that does not exist)
     (TRACE + "FileNotFoundError: Checkpoint at /runs/exp3/last.ckpt not found. Aborting "
      "training.\n", "trainer-checkpoint-not-found"),
