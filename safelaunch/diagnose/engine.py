@@ -275,23 +275,27 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
     return any(p.regex.search(text) for rule in echoes for p in rule.patterns)
 
 
-def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> list[Evidence]:
+def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Evidence], bool]:
     """The lines that show a failure by their shape, except another rank's echoes; failing
-    those, the frames of a traceback cut before its exception."""
+    those, the frames of a traceback cut before its exception.  And whether an echo was
+    among them: a rank that failed only because its peer went away still failed."""
     found = []
+    echoed = False
     for log in logs.texts:
         for start in launchers.failure_lines(log.text, log.labels, views.shapes(log)):
             evidence = _evidence(log, start)
             if not _echoes(evidence.text, echoes):
                 found.append(evidence)
+            else:
+                echoed = True
             if len(found) >= MAX_MATCHES:
-                return found
+                return found, echoed
     if not found:
         for log in logs.texts:
             frames = [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
             stop = _stop(log)
             found += frames or ([stop] if stop else [])
-    return found
+    return found, echoed
 
 
 def _stop(log: LogText) -> Evidence | None:
@@ -463,9 +467,9 @@ def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
 
 
 def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
-             views: _Views) -> list[Match]:
+             views: _Views, echoed: bool) -> list[Match]:
     sources = _EvidenceSources(logs, _echo_rules(rules), shown, _readings(logs), views)
-    failing = logs.failing or bool(shown)
+    failing = logs.failing or bool(shown) or echoed
     matches: list[Match] = []
     for rule in rules:
         if not _applies(rule, logs) or _fallback_not_needed(rule, matches, failing):
@@ -625,8 +629,8 @@ def diagnose(logs: LogSet) -> Diagnosis:
 def _diagnose(logs: LogSet) -> Diagnosis:
     rules = load_rules()
     views = _Views()
-    shown = _shown(logs, _echo_rules(rules), views)
-    matches = _matches(rules, logs, shown, views)
+    shown, echoed = _shown(logs, _echo_rules(rules), views)
+    matches = _matches(rules, logs, shown, views, echoed)
     causes = _recased_first(rules, _inferred_last(_outrank_symptoms(
         [(r, ev) for r, ev in matches if not r.consequence])))
     root = _root_rank(logs, causes)

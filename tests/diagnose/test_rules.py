@@ -118,6 +118,17 @@ CASES: dict[str, tuple[str, str]] = {
         "'SLURM_STEP_TASKS_PER_NODE'])\nValueError: invalid literal for int() with base 10: "
         "'1(x2)'\n",
         "SLURM_STEP_TASKS_PER_NODE=1(x2) (one task on each of 2 nodes)\n"),
+    # torch 2.4+ ProcessGroupNCCL's heartbeat monitor
+    "nccl-watchdog-stuck": (
+        "[rank0]:[F1127 10:00:00.000000 4242 ProcessGroupNCCL.cpp:1306] [PG ID 0 PG GUID 0 "
+        "Rank 0] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress "
+        "in monitoring enqueued collectives.\n",
+        "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC=480 (the watchdog's heartbeat monitor is on)\n"),
+    # torch/utils/data: a worker's own SIGSEGV handler, then the main process's report
+    "dataloader-worker-segfault": (
+        "ERROR: Unexpected segmentation fault encountered in worker.\nRuntimeError: DataLoader "
+        "worker (pid 4242) is killed by signal: Segmentation fault.\n",
+        "DataLoader workers: 8 (pin_memory=True, segmentation masks cached)\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"
@@ -348,7 +359,7 @@ CASES: dict[str, tuple[str, str]] = {
         "<module>\n[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:553] "
         "Connection closed by peer [127.0.0.1]:2993. This is typically caused by a remote "
         "worker crashing.\n",
-        "[rank0]: RuntimeError: Connection closed by peer\n"),
+        "2024-01-01 12:00:00 INFO client: Connection reset by peer, reconnecting\n"),
     "oom-killer": (
         "[12345.6] Out of memory: Killed process 4242 (python) total-vm:98765432kB\n",
         "memory check: 12 GiB free\n"),
@@ -1957,9 +1968,19 @@ def test_cause_is_not_the_loudest_rank():
     assert all(f.id != "peer-connection-closed" for f in result.findings)
 
 
-def test_consequences_alone_are_no_diagnosis():
-    text = "[rank0]: RuntimeError: Connection closed by peer\n"
-    assert diagnose(from_text(text, "x.log")).status == "no_failure"
+def test_a_lost_peer_alone_is_what_the_log_shows():
+    # a rank's own log where it raised only because its peer (or the store's host) went away:
+    # no "no known failure", and no cause it does not show either
+    for text in ("[rank0]: RuntimeError: Connection closed by peer\n",
+                 "torch.distributed.DistStoreError: Failed to recv, got 0 bytes. Connection was "
+                 "likely closed. Did the remote server shutdown or crash?\n"):
+        result = diagnose(from_text(text, "x.log"))
+        assert result.status == "diagnosed", text
+        assert [f.id for f in result.findings] == ["peer-died-silently"], text
+    # the same words in a line that is no failure
+    for text in ("2024-01-01 12:00:00 INFO client: Connection reset by peer, reconnecting\n",
+                 "ssh: Broken pipe\n"):
+        assert diagnose(from_text(text, "x.log")).status == "no_failure", text
 
 
 def test_bare_exit_code_shows_the_ranks_last_lines():

@@ -57,7 +57,7 @@ WORDINGS = [
      "corrupted/incomplete data.\n", "collective-timeout"),
     ("[rank3]:[F ProcessGroupHCCL.cpp:1410] [Rank 3] ProcessGroupHCCL's watchdog got stuck for "
      "480 seconds without making progress in monitoring enqueued collectives.\n",
-     "collective-timeout"),
+     "nccl-watchdog-stuck"),
     # torch_npu 2.1.0.post3 and 2.6.0 (NPUCachingAllocator.cpp)
     (TRACE + "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB "
      "total capacity; 57.23 GiB already allocated; 57.23 GiB current active; 1.21 GiB free; "

@@ -10,6 +10,14 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # torch 2.4+ ProcessGroupNCCL's heartbeat monitor: the watchdog thread hung, not a
+    # collective past its timeout
+    ("[rank1]:[F1127 10:00:00.000000 4242 ProcessGroupNCCL.cpp:1306] [PG ID 0 PG GUID 0(default_pg)"
+     " Rank 1] [PG ID 0 PG GUID 0(default_pg) Rank 1] ProcessGroupNCCL's watchdog got stuck for 480"
+     " seconds without making progress in monitoring enqueued collectives. This typically "
+     "indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog, and could "
+     "be triggered by another thread holding the GIL inside a CUDA api (for example, "
+     "CudaEventDestroy), or other deadlock-prone behaviors.\n", "nccl-watchdog-stuck"),
     # torch.utils.checkpoint's metadata report pasted from below its first line (ZeRO-3 frees
     # the parameters between forward and recomputation)
     ("[rank1]: tensor at position 20:\n[rank1]: saved metadata: {'shape': torch.Size([128]), "
