@@ -129,6 +129,37 @@ CASES: dict[str, tuple[str, str]] = {
         "ERROR: Unexpected segmentation fault encountered in worker.\nRuntimeError: DataLoader "
         "worker (pid 4242) is killed by signal: Segmentation fault.\n",
         "DataLoader workers: 8 (pin_memory=True, segmentation masks cached)\n"),
+    # torch.distributed's own argument checks (c10d, rendezvous.py, FSDP)
+    "init-method-malformed": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nValueError: Error initializing torch.distributed using tcp:// rendezvous: "
+        "port number missing\n",
+        "init_method tcp://10.0.0.1:29500 (rendezvous port 29500)\n"),
+    "master-port-invalid": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+        "<module>\nRuntimeError: port must have value from 0 to 65535 but was 123456.\n",
+        "MASTER_PORT=29500 (a port from 0 to 65535)\n"),
+    "p2p-peer-is-self": (
+        "[rank0]: ValueError: Invalid destination rank: destination rank should not be the "
+        "same as the rank of the current process.\n",
+        "send to rank 1 from rank 0 (not the current process)\n"),
+    "all-to-all-split-sizes": (
+        "[rank3]: RuntimeError: Split sizes doesn't match total dim 0 size\n",
+        "all_to_all_single: split sizes [2, 2, 2, 2] match dim 0 size 8\n"),
+    "fsdp-module-on-cpu": (
+        "[rank0]: RuntimeError: An FSDP-managed module unexpectedly has parameters on cpu. "
+        "Make sure to move the module to cuda:0 before training.\n[rank0]: AssertionError: "
+        "Expects tensor to be on the compute device cuda:0, was on cpu\n",
+        "FSDP compute device cuda:0 (parameters moved from cpu)\n"),
+    "fsdp-clip-grad-non-root": (
+        "[rank1]: RuntimeError: `clip_grad_norm_()` should only be called on the root FSDP "
+        "instance\n",
+        "clip_grad_norm_ on the root FSDP instance: total norm 1.02\n"),
+    "fsdp-deepcopy": (
+        "Traceback (most recent call last):\n  File \"train.py\", line 42, in <module>\n    "
+        "ema = copy.deepcopy(model)\nAssertionError: FSDP does not support deepcopy. Please "
+        "use state dict for serialization.\n",
+        "EMA model kept as a state dict (FSDP: no deepcopy)\n"),
     "launcher-terminated": (
         "W1123 22:36:40.704000 11052 torch/distributed/elastic/agent/server/api.py:753] "
         "Received 15 death signal, shutting down workers\n"

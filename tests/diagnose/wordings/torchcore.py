@@ -10,6 +10,83 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # torch.distributed's get_node_local_rank (torch >= 2.5) outside a launcher
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\nRuntimeError: LOCAL_RANK is not in the environment. Consider passing "
+     "fallback_rank to allow `get_node_local_rank` to work, assuming you are not running "
+     "in a multi-device context and want the code to run locally instead.\n",
+     "not-launched"),
+    # torch elastic's port check
+    (
+     "RuntimeError: on 10.0.0.1, port: 29500 already in use\n",
+     "address-in-use"),
+    # torch elastic's static rendezvous
+    (
+     "torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. "
+     "1/2 clients joined.\nRuntimeError: timed out waiting for all 2 members to join\n",
+     "store-timeout"),
+    # torch's lazy CUDA init for a device past the visible ones
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\ntorch.cuda.DeferredCudaCallError: CUDA call failed lazily at "
+     "initialization with error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED "
+     "at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. "
+     "device=1, num_gpus=1\n",
+     "no-cuda-device"),
+    # torch's CUDA hooks without a driver
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\nRuntimeError: CUDA driver initialization failed, you might not have a "
+     "CUDA gpu.\n",
+     "torch-without-cuda"),
+    # monitored_barrier on NCCL
+    (
+     "[rank0]: ValueError: monitored_barrier is only implemented for GLOO backend.\n",
+     "backend-lacks-collective"),
+    # a bitwise reduction on NCCL
+    (
+     "[rank1]: RuntimeError: Cannot use ReduceOp.BOR with NCCL\n",
+     "backend-lacks-collective"),
+    # gloo on an MPS tensor
+    (
+     "[rank0]: RuntimeError: ProcessGroupGloo::allreduce: unsupported device type mps\n",
+     "gloo-accelerator-tensor"),
+    # gather on the root without its list
+    (
+     "[rank0]: ValueError: Argument ``gather_list`` must be specified on destination "
+     "rank.\n",
+     "collective-list-on-non-root"),
+    # all_gather_into_tensor with a wrong output
+    (
+     "[rank2]: ValueError: output tensor size must be equal to world_size times input "
+     "tensor size\n",
+     "collective-output-list"),
+    # new_subgroups past the world
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\nValueError: The arg 'group_size' (16) must not exceed the world size (8)\n",
+     "device-mesh-too-big"),
+    # NCCL collectives captured in a CUDA graph on an old NCCL
+    (
+     "RuntimeError: Capturing NCCL collectives is only allowed with NCCL >= 2.9.6\n",
+     "nccl-cuda-graph-capture"),
+    # _set_static_graph after the first step
+    (
+     "[rank0]: RuntimeError: set_static_graph() should be called before training loop "
+     "starts and after DistributedDataParallel is constructed.\n",
+     "ddp-static-graph"),
+    # DDP over a module on CPU and GPU
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\nValueError: DistributedDataParallel's input module must be on the same "
+     "type of devices, but input module parameters locate in {'cpu', 'cuda'}.\n",
+     "ddp-module-device"),
+    # init_process_group(store=...) without its rank
+    (
+     "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
+     "<module>\nValueError: rank must be non-negative if using store\n",
+     "init-method-without-rank"),
     # torch 2.4+ ProcessGroupNCCL's heartbeat monitor: the watchdog thread hung, not a
     # collective past its timeout
     ("[rank1]:[F1127 10:00:00.000000 4242 ProcessGroupNCCL.cpp:1306] [PG ID 0 PG GUID 0(default_pg)"
