@@ -275,6 +275,14 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
     return any(p.regex.search(text) for rule in echoes for p in rule.patterns)
 
 
+def _lost_peer(text: str, echoes: list[Rule]) -> bool:
+    """A line raised because a peer went away (a consequence, not a symptom such as a
+    timeout), not one a level or a retry says the run went on after."""
+    return (not launchers.QUIET.search(text, 0, launchers.QUIET_READ)
+            and any(p.regex.search(text) for rule in echoes if rule.consequence
+                    for p in rule.patterns))
+
+
 def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Evidence], bool]:
     """The lines that show a failure by their shape, except another rank's echoes; failing
     those, the frames of a traceback cut before its exception.  And whether an echo was
@@ -287,7 +295,7 @@ def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Eviden
             if not _echoes(evidence.text, echoes):
                 found.append(evidence)
             else:
-                echoed = True
+                echoed = echoed or _lost_peer(evidence.text, echoes)
             if len(found) >= MAX_MATCHES:
                 return found, echoed
     if not found:

@@ -287,7 +287,11 @@ END_SHAPES = [
                r"|^\[Errno \d{1,5}\] [A-Z]"),
     # bash's report of a command it could not find in a script, where the log ends: a step
     # of the job script that did not run (not earlier: setup scripts probe for tools)
-    re.compile(r"^\S{1,300}: ?line \d{1,7}: [^\n]{1,300}: command not found$"),
+    # (an option or an override run as a command, or a launcher not found: not a tool a
+    # script calls after the job, "deactivate: command not found")
+    re.compile(r"^\S{1,300}: ?line \d{1,7}: (?:--?[A-Za-z][\w.-]{0,100}(?:=\S{0,200})?"
+               r"|[A-Za-z_][\w.]{0,100}=\S{0,200}|python3?|torchrun|srun|mpirun|deepspeed"
+               r"|accelerate|safelaunch): command not found$"),
 ]
 """Shapes that show a failure only on a log's last line (``END_LINES``), and only where no
 level, warning or retry calls it harmless (``QUIET``): a tool's error the run went on after
@@ -295,7 +299,7 @@ looks the same."""
 END_LINES = 1
 QUIET = re.compile(r"\b(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE|SUCCESS)\b|Warning\b"
                    r"|^\[?[IWD]\d{4} \d\d:|\[\d{4}-\d\d-\d\d [\d:,.]{8,15} [IWD] \d"
-                   r"|[Rr]etr(?:y|ies|ying)\b|try again|will retry")
+                   r"|[Rr]etr(?:y|ies|ying)\b|try again|will retry|[Rr]econnecting\b")
 """What says a line is no failure of the run: a level below error (glog's I and W, Ray's),
 a warning's class, a retry."""
 QUIET_READ = 2000

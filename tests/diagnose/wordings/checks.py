@@ -55,12 +55,29 @@ WORDINGS = [
     ("  File \"trainer.py\", line 335, in fit\n    task = int(os.environ['SLURM_LOCALID'])\n"
      "KeyError: 'SLURM_LOCALID'\n", "not-launched"),
     ("KeyError: 'OMPI_COMM_WORLD_LOCAL_RANK'\n", "not-launched"),
+    # DeepSpeed's __check_params prints the config's dtype as torch names it
+    ("ValueError: torch.float16 is enabled but the following parameters have dtype that is not "
+     "torch.float16: [('model.embed_tokens.weight', torch.bfloat16)]\n",
+     "deepspeed-dtype-config-mismatch"),
+    # a config path with a space in it
+    (TRACE + "AssertionError: DeepSpeed configuration file: /home/user/My Project/ds.json is "
+     "not an existing file\n", "deepspeed-config-not-found"),
+    # zsh's own wording of a broken line continuation
+    ("starting torchrun\ntrain.sh:14: command not found: --nproc_per_node=8\n",
+     "launch-script-line-continuation"),
     # Lightning checkpoint connector (ckpt_path that does not exist)
     (TRACE + "FileNotFoundError: Checkpoint at /runs/exp3/last.ckpt not found. Aborting "
      "training.\n", "trainer-checkpoint-not-found"),
 ]
 
 HEALTHY = [
+    # a job script's tool after the run ended; a copy of the HF check that warns and goes on
+    "[rank0]: step 1000 loss 0.50\n[rank0]: saved checkpoint to /ckpt/step1000\ntrain.sh: line "
+    "42: deactivate: command not found\n",
+    "[2025-01-01 10:00:00,000][treetune][WARNING] The model's config file has neither "
+    "`hidden_size` nor `hidden_sizes` entry, therefore it's not possible to automatically fill "
+    "out the following `auto` entries in the DeepSpeed config file: ['zero_optimization."
+    "reduce_bucket_size']. We will set them to default values.\n[rank0]: step 10 loss 2.0\n",
     "[INFO] [engine.py:300:__init__] LOCAL_RANK=3 read from the environment (DeepSpeed requires "
     "it)\n",
     "accelerate: main process port 29500 is free\n",

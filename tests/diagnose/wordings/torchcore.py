@@ -10,6 +10,15 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # torch >= 2.1 FSDP's check of its module before the first forward
+    ("[rank0]: RuntimeError: An FSDP-managed module unexpectedly has parameters on cpu. Make "
+     "sure to move the module to cuda:0 before training.\n", "fsdp-module-on-cpu"),
+    # an init_method of HOST:PORT (no scheme reads as an empty one)
+    ("    raise RuntimeError(f\"No rendezvous handler for {result.scheme}://\")\nRuntimeError: "
+     "No rendezvous handler for ://\n", "init-method-malformed"),
+    # a torch with no distributed support at all: even its core names are missing
+    (TRACE + "ImportError: cannot import name 'ReduceOp' from 'torch.distributed' (/usr/lib/"
+     "python3.8/dist-packages/torch/distributed/__init__.py)\n", "torch-without-distributed"),
     # torch.distributed's get_node_local_rank (torch >= 2.5) outside a launcher
     (
      "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
@@ -105,8 +114,11 @@ WORDINGS = [
     ("[rank0]: ImportError: cannot import name 'PrepareModuleInputOutput' from "
      "'torch.distributed.tensor.parallel' (/venv/lib/python3.11/site-packages/torch/"
      "distributed/tensor/parallel/__init__.py)\n", "torch-too-old-for-api"),
-    ("ImportError: cannot import name '_copy_state_dict' from "
-     "'torch.distributed._state_dict_utils'\n", "torch-too-old-for-api"),
+    # a private helper is no release's promise: a newer torch may have moved it as well as an
+    # older one lacking it, so it is the project and torch not matching
+    (TRACE + "ImportError: cannot import name '_copy_state_dict' from "
+     "'torch.distributed._state_dict_utils' (/venv/lib/python3.11/site-packages/torch/"
+     "distributed/_state_dict_utils.py)\n", "library-version-skew"),
     # a file missing where it is read is the script's own error, not a missing output folder
     ("Traceback (most recent call last):\n  File \"train.py\", line 15, in <module>\n"
      "    cfg = open(args.config)\n"
@@ -282,6 +294,17 @@ WORDINGS = [
 ]
 
 HEALTHY = [
+    # torch's warning when it only probed for CUDA, in a CPU run that works
+    "[rank0]: /venv/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+    "initialization: CUDA driver initialization failed, you might not have a CUDA gpu. "
+    "(Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n[rank0]: using backend gloo"
+    "\n[rank0]: done, final loss 1.52\n",
+    # a side connection lost and retried while training goes on
+    "[rank0]: step 100 loss 1.2\nERROR:mlflow.utils.rest_utils:API request to http://mlflow:5000"
+    "/api/2.0/mlflow/runs/log-batch failed with exception ConnectionResetError(104, Connection "
+    "reset by peer); will retry\n[rank0]: step 200 loss 1.1\n[rank0]: training complete\n",
+    "[rank0]: step 100 loss 1.2\nERROR:root:heartbeat to metrics server failed: Connection reset "
+    "by peer; reconnecting\n[rank0]: step 200 loss 1.1\n[rank0]: done\n",
     # a library probing for an optional torch API and going on without it
     "accelerate: cannot import name 'fully_shard' from 'torch.distributed.fsdp'; using "
     "FSDP1\n",
