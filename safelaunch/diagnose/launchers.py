@@ -538,12 +538,6 @@ def _unprefixed(raw: str, labels: bool) -> tuple[str, int | None, str]:
     return raw, line_rank, QUOTING.sub("", line).strip()
 
 
-def shows_failure(line: str) -> bool:
-    """Whether one line, as a log holds it (prefixes and all), has a failure's shape."""
-    raw, _, stripped = _unprefixed(line, False)
-    return _failure_shape(raw, stripped)
-
-
 def _failure_shape(raw: str, line: str) -> bool:
     """Whether a line (``raw`` as written, ``line`` without its prefixes and quoting) has a
     failure's shape wherever it is."""
