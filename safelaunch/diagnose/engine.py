@@ -275,12 +275,11 @@ def _echoes(text: str, echoes: list[Rule]) -> bool:
     return any(p.regex.search(text) for rule in echoes for p in rule.patterns)
 
 
-def _lost_peer(text: str, echoes: list[Rule]) -> bool:
+def _lost_peer(text: str, consequences: list[Rule]) -> bool:
     """A line raised because a peer went away (a consequence, not a symptom such as a
     timeout), not one a level or a retry says the run went on after."""
-    return (not launchers.QUIET.search(text, 0, launchers.QUIET_READ)
-            and any(p.regex.search(text) for rule in echoes if rule.consequence
-                    for p in rule.patterns))
+    return (_echoes(text, consequences)
+            and not launchers.QUIET.search(text, 0, launchers.QUIET_READ))
 
 
 def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Evidence], bool]:
@@ -289,13 +288,14 @@ def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Eviden
     among them: a rank that failed only because its peer went away still failed."""
     found = []
     echoed = False
+    consequences = [rule for rule in echoes if rule.consequence]
     for log in logs.texts:
         for start in launchers.failure_lines(log.text, log.labels, views.shapes(log)):
             evidence = _evidence(log, start)
             if not _echoes(evidence.text, echoes):
                 found.append(evidence)
             else:
-                echoed = echoed or _lost_peer(evidence.text, echoes)
+                echoed = echoed or _lost_peer(evidence.text, consequences)
             if len(found) >= MAX_MATCHES:
                 return found, echoed
     if not found:
