@@ -234,9 +234,17 @@ def _unfinished_record(logs: LogSet, events: Path) -> None:
 
 
 def _root_tail(logs: LogSet) -> tuple[LogText | None, str]:
-    """The root-cause rank's own log and its last ``MAX_TAIL_CHARS`` ("" without one)."""
+    """The root-cause rank's own log and its last ``MAX_TAIL_CHARS`` ("" without one); in a
+    pasted log of every rank, the lines there that carry the root's rank tag."""
     own = next((log for log in logs.texts if log.rank == logs.root_rank), None)
-    return own, own.text[-MAX_TAIL_CHARS:] if own is not None else ""
+    if own is not None:
+        return own, own.text[-MAX_TAIL_CHARS:]
+    pasted = next((log for log in logs.texts if log.rank is None), None)
+    if pasted is None or logs.root_rank is None:
+        return None, ""
+    tagged = (launchers.strip_prefixes(line, pasted.labels)
+              for line in pasted.text[-MAX_TAIL_CHARS:].splitlines())
+    return pasted, "\n".join(line for rank, line in tagged if rank == logs.root_rank)
 
 
 def _lost_peer_fact(logs: LogSet) -> None:
@@ -386,6 +394,7 @@ def from_body(body: Text, source: str) -> LogSet:
     for fact in report.facts:
         logs.add_fact(fact, [TEXT_FACT_EVIDENCE[fact]])
     _exit_fact(logs)
+    _lost_peer_fact(logs)
     return logs
 
 

@@ -3,6 +3,8 @@ must not.  Plus healthy logs that must get nothing, and causes that are not the 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from safelaunch.diagnose import diagnose, from_text, render
@@ -2012,6 +2014,17 @@ def test_a_lost_peer_alone_is_what_the_log_shows():
     for text in ("2024-01-01 12:00:00 INFO client: Connection reset by peer, reconnecting\n",
                  "ssh: Broken pipe\n"):
         assert diagnose(from_text(text, "x.log")).status == "no_failure", text
+
+
+def test_the_node_that_survived_a_killed_peer_is_a_witness():
+    # torch 2.13's own output (recorded: two torchrun nodes, node 0's rank SIGKILLed): the
+    # surviving node's rank raised gloo's "Connection closed by peer" and its launcher reports
+    # exit code 1; the cause is on the other node, not an exit without a message
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
+    text = (path / "torchrun-survivor-node.log").read_text("utf-8")
+    result = diagnose(from_text(text, "node1.log"))
+    assert [f.id for f in result.findings][:1] == ["peer-died-silently"], result.findings
+    assert result.root_cause_rank == 1
 
 
 def test_bare_exit_code_shows_the_ranks_last_lines():
