@@ -253,10 +253,11 @@ _AT_START = re.compile("|".join(f"(?:{shape.pattern})" for shape in SHAPES
 _ANYWHERE = tuple(shape for shape in SHAPES if not shape.pattern.startswith("^"))
 LATE_SHAPES = [
     # a logger's error level after its time stamp: Python logging's "... - ERROR - ...",
-    # DeepSpeed's "[...] [ERROR] [...]", loguru's "... | ERROR | ..."; Hydra's end of a job
-    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]{0,10}\]?(?: ?[-|] ?| )"
+    # DeepSpeed's "[...] [ERROR] [...]", loguru's "... | ERROR | ...", Ray's "...,618\tERROR
+    # tune.py:773 -- ..." (a tab after its time stamp); Hydra's end of a job
+    re.compile(r"^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]{0,10}\]?(?: ?[-|] ?|[ \t])"
                r"(?:(?!\[?(?:INFO|DEBUG|WARNING|WARN|NOTICE|TRACE)\b)[\w.\[\]-]{1,100}"
-               r"(?: ?[-|] ?| ))?\[?(?:ERROR|CRITICAL|FATAL)\]?(?: ?[-|:]| )"
+               r"(?: ?[-|] ?|[ \t]))?\[?(?:ERROR|CRITICAL|FATAL)\]?(?: ?[-|:]|[ \t])"
                r"|^Error executing job with overrides: "),
     # bash's report of a child a signal ended ("run.sh: line 5: 4242 Killed  python ...");
     # not "Terminated": a script's own kill of a helper it started (tensorboard, a server)

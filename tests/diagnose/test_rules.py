@@ -2117,6 +2117,8 @@ def test_glog_prefixed_traceback_is_read():
     "2024-03-07 11:04:36,333 - __main__ - ERROR - widget 7 is frobnicated\n",
     "[2024-03-07 11:04:36,333] [ERROR] [widget.py:12:frob] widget 7 is frobnicated\n",
     "2024-03-07 11:04:36.123 | ERROR    | widget:frob:12 - widget 7 is frobnicated\n",
+    # Ray's own format (a tab after the time stamp)
+    "2024-03-07 11:04:36,333\tERROR widget.py:12 -- widget 7 is frobnicated\n",
     "CRITICAL:root:widget 7 is frobnicated\n",
     "Error executing job with overrides: ['trainer.devices=2']\n",
     # bash's report of a child a signal killed, where the log ends
@@ -2246,6 +2248,7 @@ def test_lines_of_runs_that_went_on_are_no_failure():
             "full, discarding connection: huggingface.co\n"
             "2024-05-01 12:00:05.456 | ERROR    | data.webdataset:decode:88 - Skipping corrupt"
             " sample 000123.jpg: cannot identify image file\n"
+            "2024-05-01 12:00:06,001\tERROR widget.py:88 -- Skipping corrupt sample 000124.jpg\n"
             "    State:          Running\n    Last State:     Terminated\n      Reason:       "
             "Error\n      Exit Code:    1\n    Ready:          True\n"
             + "".join(f"epoch 1 step {n} loss 1.02\n" for n in range(40))

@@ -17,6 +17,18 @@ WORDINGS = [
      "ray-not-enough-gpus"),
     ("AssertionError: The Ray clusters(ray_num_nodes: 0) cannot meet the required number of "
      "nodes (`num_nodes`2).\n", "ray-not-enough-gpus"),
+    # NeMo RL's RayVirtualCluster._init_placement_groups (distributed/virtual_cluster.py)
+    (TRACE + "ValueError: Not enough GPUs available. Requested 16 GPUs, but only 8 are available "
+     "in the cluster.\n", "ray-not-enough-gpus"),
+    # nanoGPT's train.py (and its many copies): the script's own check, a bare AssertionError
+    # under the source line of the frame that raised
+    ("Traceback (most recent call last):\n  File \"/work/train.py\", line 94, in <module>\n"
+     "    assert gradient_accumulation_steps % ddp_world_size == 0\nAssertionError\n",
+     "batch-size-mismatch"),
+    ("Traceback (most recent call last):\n  File \"/work/pretrain.py\", line 51, in main\n"
+     "    assert args.global_batch_size % (args.micro_batch_size * world_size) == 0, "
+     "\"global batch size must divide\"\nAssertionError: global batch size must divide\n",
+     "batch-size-mismatch"),
     # vLLM's cumem allocator waking a sleeping engine (csrc/cumem_allocator.cpp)
     ("RuntimeError: CUDA Error: out of memory at /workspace/csrc/cumem_allocator.cpp:62\n",
      "cuda-oom"),
@@ -226,6 +238,9 @@ WORDINGS = [
 
 
 HEALTHY = [
+    # a script's divisibility check quoted from its code, with no failure after it
+    "    assert gradient_accumulation_steps % ddp_world_size == 0\n"
+    "tokens per iteration will be: 491,520\n",
     # megatron-core 0.6.0 .. 0.19.2 tensor_parallel/layers.py: a warning, training goes on
     "UserWarning: When using sequence parallelism it is recommended to set the environment "
     "variable CUDA_DEVICE_MAX_CONNECTIONS to 1 for maximum speedup\n",

@@ -153,6 +153,17 @@ WORDINGS = [
     (TRACE + "torch.distributed.DistBackendError: NCCL timeout in: /pytorch/torch/csrc/"
      "distributed/c10d/NCCLUtils.cpp:196\n",
      "collective-timeout"),
+    # ProcessGroupNCCL.cpp WorkNCCL::synchronize with TORCH_NCCL_BLOCKING_WAIT=1: torch 2.4+
+    # (logPrefix, no variable named), 2.0-2.3 (the variable named), 1.8-1.13 (NCCL_BLOCKING_WAIT)
+    ("[rank1]:[E1127 12:00:00.000000000 ProcessGroupNCCL.cpp:756] [PG ID 0 PG GUID 0(default_pg) "
+     "Rank 1] Work WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, "
+     "Timeout(ms)=600000) timed out in blocking wait.\n", "collective-timeout"),
+    ("[E ProcessGroupNCCL.cpp:821] [Rank 1] Work WorkNCCL(SeqNum=57, OpType=BROADCAST, "
+     "Timeout(ms)=600000) timed out in blocking wait (TORCH_NCCL_BLOCKING_WAIT=1).\n",
+     "collective-timeout"),
+    (TRACE + "RuntimeError: [Rank 1] Work WorkNCCL(OpType=ALLREDUCE, TensorShape=[1024], "
+     "Timeout(ms)=600000) timed out in blocking wait (NCCL_BLOCKING_WAIT=1).\n",
+     "collective-timeout"),
 ]
 
 HEALTHY = [
@@ -166,4 +177,5 @@ HEALTHY = [
     "[rank0]:[I ProcessGroupNCCL.cpp:852] [PG 0 Rank 0] ProcessGroupNCCL initialization "
     "options: TIMEOUT(ms): 600000, USE_HIGH_PRIORITY_STREAM: 0\n",
     "step 100: collective timeout set to 1800 s; NCCL version 2.21.5\n",
+    "TORCH_NCCL_BLOCKING_WAIT=1: a collective that times out in blocking wait raises\n",
 ]
