@@ -109,6 +109,13 @@ WORDINGS = [
     (STORE_FRAME + "torch.distributed.DistNetworkError: The server socket has failed to listen "
      "on any local network address. The server socket has failed to bind to [::]:29500 "
      "(errno: 98 - Address already in use).\n", "address-in-use"),
+    # c10d socket.cpp's retry warning (torch 2.x, and on Windows), the log stopping at it
+    ("Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2\n" + "[W socket.cpp:663] [c10d] "
+     "The client socket has failed to connect to [node-0]:29500 (errno: 110 - Connection timed "
+     "out).\n" * 2, "rendezvous-failed"),
+    ("[W C:\\actions-runner\\_work\\pytorch\\pytorch\\torch\\csrc\\distributed\\c10d\\socket"
+     ".cpp:601] [c10d] The client socket has failed to connect to [node-0]:58152 (system error: "
+     "10060 - A connection attempt failed).\n" * 2, "rendezvous-failed"),
 ]
 
 HEALTHY = [
@@ -116,6 +123,11 @@ HEALTHY = [
     "[W220 15:40:19.894087820 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate "
     "to host 192.168.6.2:53489 - retrying (try=0, timeout=600000ms, delay=885ms): Connection "
     "reset\nstep 1 loss 2.30\nstep 2 loss 2.10\n",
+    # c10d's connect retry, then a run that goes on; the line quoted alone, once
+    "[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-0]:29500 "
+    "(errno: 110 - Connection timed out).\nstep 1 loss 2.30\nstep 2 loss 2.10\n",
+    "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:10.0.0.1]:29500 "
+    "(errno: 97 - Address family not supported by protocol).\n",
     "INFO:torch.distributed.run:Using nproc_per_node=gpu.\nUsing 8 GPUs: Cuda is available\n"
     "step 1 loss 2.30\n",
     "store: waiting for key default_pg/0 (timeout 1800000 ms)\nstep 1 loss 2.30\n",
