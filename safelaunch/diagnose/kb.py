@@ -4,11 +4,13 @@ Each pattern also gets a literal "keyword" (its longest run of plain characters)
 only searched for in a log that contains its keyword, which keeps a 100 MB log fast.  A
 pattern is compiled the first time a log holds its keyword: most logs hold few of them, and
 compiling every pattern took about a third of a short diagnosis.  ``check_patterns`` compiles
-them all (the tests, and anyone who edits the rules).
+them all (the tests, and anyone who edits the rules).  The file's data and its keywords are
+kept in a cache between runs (``rule_cache``), checked again on every load.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from enum import Enum
@@ -18,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from safelaunch.diagnose import rule_cache
 from safelaunch.errors import ConfigError
 
 
@@ -177,15 +180,15 @@ RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "conse
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
-def _rule(raw: dict[str, Any], index: int) -> Rule:
-    where = f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
+def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> Rule:
+    where = _where(raw, index)
     _check_keys(raw, where)
-    patterns = _patterns(raw, where)
-    warnings, paired, near = _conditional_patterns(raw, where)
+    patterns = _patterns(raw, where, keywords)
+    warnings, paired, near = _conditional_patterns(raw, where, keywords)
     facts = _facts(raw.get("facts"), where)
     unless = _facts(raw.get("unless"), where)
     source = _evidence_source(raw, where)
-    stopped_in = _patterns(raw, where, "stopped_in")
+    stopped_in = _patterns(raw, where, keywords, "stopped_in")
     if not (patterns or warnings or paired or stopped_in or facts or raw.get("signals")
             or raw.get("exit_codes") or source != "patterns"):
         raise ConfigError(f"{where}: needs patterns, facts, signals or exit_codes")
@@ -206,6 +209,13 @@ def _rule(raw: dict[str, Any], index: int) -> Rule:
                 stopped_in=stopped_in)
 
 
+def _where(raw: object, index: int) -> str:
+    """How the rule at ``index`` is named in errors (a mapping of keys, or refused)."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"rules.yaml rule {index + 1}: expected a mapping of keys")
+    return f"rules.yaml rule {index + 1} ({raw.get('id', '?')})"
+
+
 def _near_lines(raw: dict[str, Any], where: str) -> int:
     value = raw.get("near_lines", NEAR_LINES)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= NEAR_LINES:
@@ -213,15 +223,15 @@ def _near_lines(raw: dict[str, Any], where: str) -> int:
     return value
 
 
-def _conditional_patterns(raw: dict[str, Any], where: str
+def _conditional_patterns(raw: dict[str, Any], where: str, keywords: dict[str, str | None]
                           ) -> tuple[list[Pattern], list[Pattern], list[Pattern]]:
     """A rule's lines that count only with others: its warnings (with the rules they need) and
     its paired lines (with the lines that must be near them)."""
-    warnings = _patterns(raw, where, "warnings")
+    warnings = _patterns(raw, where, keywords, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
-    paired = _patterns(raw, where, "paired")
-    near = _patterns(raw, where, "near")
+    paired = _patterns(raw, where, keywords, "paired")
+    near = _patterns(raw, where, keywords, "near")
     if bool(paired) != bool(near):
         raise ConfigError(f"{where}: 'paired' and 'near' go together")
     return warnings, paired, near
@@ -236,12 +246,17 @@ def _check_keys(raw: dict[str, Any], where: str) -> None:
             raise ConfigError(f"{where}: '{key}' is required")
 
 
-def _patterns(raw: dict[str, Any], where: str, key: str = "patterns") -> list[Pattern]:
+def _patterns(raw: dict[str, Any], where: str, keywords: dict[str, str | None],
+              key: str = "patterns") -> list[Pattern]:
+    """The patterns under ``key``, each with its keyword: from ``keywords`` where it holds
+    the pattern, else found now and added to it."""
     patterns = []
     for text in raw.get(key) or []:
         if not isinstance(text, str) or not text:
             raise ConfigError(f"{where}: bad pattern {text!r}: not a piece of text")
-        patterns.append(Pattern(text, keyword(text), text.startswith("(?i)")))
+        if text not in keywords:
+            keywords[text] = keyword(text)
+        patterns.append(Pattern(text, keywords[text], text.startswith("(?i)")))
     return patterns
 
 
@@ -282,9 +297,15 @@ the end of every failed run), else the pure-Python one; both build plain data on
 
 def parse_rules(text: str) -> list[Rule]:
     data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader (above)
+    return parse_data(data, {})
+
+
+def parse_data(data: Any, keywords: dict[str, str | None]) -> list[Rule]:
+    """The rules of the rule file's plain data, checked; ``keywords`` holds the patterns'
+    keywords already known (a cache's) and is given the ones found."""
     if not isinstance(data, list):
         raise ConfigError("rules.yaml: expected a list of rules")
-    rules = [_rule(raw, i) for i, raw in enumerate(data)]
+    rules = [_rule(raw, i, keywords) for i, raw in enumerate(data)]
     ids = [r.id for r in rules]
     duplicates = {i for i in ids if ids.count(i) > 1}
     if duplicates:
@@ -295,7 +316,21 @@ def parse_rules(text: str) -> list[Rule]:
     return rules
 
 
+def read_rules(text: str) -> tuple[Rule, ...]:
+    """The rules of a rule file's ``text``, through the cache of files already read
+    (``rule_cache``): a cached entry that fails the loader's checks is read afresh."""
+    cached = rule_cache.read(text)
+    if cached is not None:
+        with contextlib.suppress(ConfigError, AttributeError, TypeError, ValueError, KeyError):
+            return tuple(parse_data(*cached))
+    data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader (above)
+    found: dict[str, str | None] = {}
+    rules = tuple(parse_data(data, found))
+    rule_cache.write(text, data, found)
+    return rules
+
+
 @lru_cache(maxsize=1)
 def load_rules() -> tuple[Rule, ...]:
     text = resources.files("safelaunch.diagnose").joinpath("rules.yaml").read_text("utf-8")
-    return tuple(parse_rules(text))
+    return read_rules(text)

@@ -158,3 +158,10 @@ def test_a_pattern_is_compiled_when_first_used_and_a_bad_one_is_refused_in_one_l
     assert "bad pattern '(unclosed'" in err.value.message and "\n" not in err.value.message
     with pytest.raises(ConfigError):
         parse_rules(WARNED_RULE.format(body="  patterns: [[a, list]]"))
+
+
+@pytest.mark.parametrize("text", ["- just a line\n", "- [a, list]\n", "- 7\n"])
+def test_a_rule_that_is_not_a_mapping_is_refused_in_one_line(text):
+    with pytest.raises(ConfigError) as err:
+        parse_rules(text)
+    assert str(err.value) == "rules.yaml rule 1: expected a mapping of keys"

@@ -1,0 +1,105 @@
+"""A cache of ``rules.yaml`` as read: its plain data and each pattern's keyword, as JSON.
+
+Reading the rule file took about a quarter of a diagnosis of a 1 MB log (parsing the YAML,
+then finding the literal keyword of each of its two thousand patterns), the same work at
+every ``safelaunch diagnose`` and at the end of every failed run.  The cache is one file in
+the user's cache folder, named by the SHA-256 of the rule file's text: an edited or upgraded
+rule file never meets an old entry, and whatever is read back is checked again by the same
+loader (``kb.parse_data``) as the YAML would be.  A cache that cannot be read, written or
+trusted is simply not used: it never changes a diagnosis, only its speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+CACHE_DIR_ENV = "SAFELAUNCH_CACHE_DIR"
+"""Where the cache lives (default: ``$XDG_CACHE_HOME/safelaunch``, else
+``~/.cache/safelaunch``); an empty value turns the cache off."""
+FORMAT = 1
+"""Bumped when what the cache holds changes meaning (the keyword function, the layout)."""
+PREFIX = "rules-"
+MAX_BYTES = 16 << 20
+"""A cache file larger than this is not ours to read (the rule file is about 0.4 MB)."""
+MAX_ENTRIES = 1000
+"""How many entries of the folder are looked at for older cache files."""
+
+
+def folder() -> Path | None:
+    """The cache's folder, or None where it is turned off or no home is known."""
+    configured = os.environ.get(CACHE_DIR_ENV)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    try:
+        root = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    except RuntimeError:  # no home directory to be found
+        return None
+    return root / "safelaunch"
+
+
+def _name(text: str) -> str:
+    digest = hashlib.sha256(f"{FORMAT}\n{text}".encode()).hexdigest()[:32]
+    return f"{PREFIX}{digest}.json"
+
+
+def read(text: str) -> tuple[Any, dict[str, str | None]] | None:
+    """The rule file's data and keywords cached for exactly ``text``, or None."""
+    where = folder()
+    if where is None:
+        return None
+    try:
+        with open(where / _name(text), "rb") as handle:
+            blob = handle.read(MAX_BYTES + 1)
+        if len(blob) > MAX_BYTES:
+            return None
+        cached = json.loads(blob)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(cached, dict):
+        return None
+    data, keywords = cached.get("rules"), cached.get("keywords")
+    if not isinstance(keywords, dict) or not all(
+            isinstance(key, str) and (value is None or isinstance(value, str))
+            for key, value in keywords.items()):
+        return None
+    return data, keywords
+
+
+def write(text: str, data: Any, keywords: dict[str, str | None]) -> None:
+    """Keep ``data`` and ``keywords`` for ``text`` (atomically; older entries removed);
+    silently nothing where the folder cannot be written."""
+    where = folder()
+    if where is None:
+        return
+    with contextlib.suppress(OSError, TypeError, ValueError):
+        where.mkdir(parents=True, exist_ok=True)
+        name = _name(text)
+        fd, tmp = tempfile.mkstemp(prefix=".rules-", suffix=".tmp", dir=where)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"rules": data, "keywords": keywords}, handle)
+            os.replace(tmp, where / name)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _remove_others(where, name)
+
+
+def _remove_others(where: Path, keep: str) -> None:
+    """Entries of other rule files (an older release's): few, and each one ours by name."""
+    with os.scandir(where) as entries:
+        for looked, entry in enumerate(entries):
+            if looked >= MAX_ENTRIES:  # a folder someone filled: leave it as it is
+                return
+            if (entry.name.startswith(PREFIX) and entry.name.endswith(".json")
+                    and entry.name != keep and entry.is_file(follow_symlinks=False)):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
