@@ -18,8 +18,6 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from safelaunch.diagnose import rule_cache
 from safelaunch.errors import ConfigError
 
@@ -290,14 +288,18 @@ def _evidence_source(raw: dict[str, Any], where: str) -> str:
     return str(source)
 
 
-SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader where PyYAML has it (about ten times faster on the rule file, read at
-the end of every failed run), else the pure-Python one; both build plain data only."""
+def _yaml_data(text: str) -> Any:
+    """The rule file's plain data, read with libyaml's safe loader where PyYAML has it (about
+    ten times faster on the rule file), else the pure-Python one; both build plain data only.
+    PyYAML is imported here, not with the module: a cached rule file needs none of it."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(text, Loader=loader)  # a safe loader (above)
 
 
 def parse_rules(text: str) -> list[Rule]:
-    data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader (above)
-    return parse_data(data, {})
+    return parse_data(_yaml_data(text), {})
 
 
 def parse_data(data: Any, keywords: dict[str, str | None]) -> list[Rule]:
@@ -323,7 +325,7 @@ def read_rules(text: str) -> tuple[Rule, ...]:
     if cached is not None:
         with contextlib.suppress(ConfigError, AttributeError, TypeError, ValueError, KeyError):
             return tuple(parse_data(*cached))
-    data = yaml.load(text, Loader=SAFE_LOADER)  # a safe loader (above)
+    data = _yaml_data(text)
     found: dict[str, str | None] = {}
     rules = tuple(parse_data(data, found))
     rule_cache.write(text, data, found)
