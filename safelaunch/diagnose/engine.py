@@ -23,7 +23,7 @@ from typing import Any
 from safelaunch.diagnose import launchers, recased, tracebacks
 from safelaunch.diagnose.kb import Fact, Pattern, Rule, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
-from safelaunch.diagnose.reading import unwrapped
+from safelaunch.diagnose.reading import cut_lines_joined, unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
 from safelaunch.terminal import printable
 
@@ -452,17 +452,26 @@ CUT_COPY = 20
 
 def _stopping_lines(log: LogText) -> tuple[int, ...]:
     """The number of the log's last line; with the one before it where the last line is the
-    beginning of that one, cut (a waiting line repeated until the excerpt ends mid-line)."""
-    text = log.text
+    beginning of that one, cut (a waiting line repeated until the excerpt ends mid-line).
+    Lines a terminal cut at its width count as the one line they were (joined, the text keeps
+    the offsets of the log)."""
+    text = cut_lines_joined(log.body)
     end = _content_end(text)
     start = text.rfind("\n", 0, end) + 1
-    last = log.body.line_at(max(0, end - 1))
+    last = _lines_of(log, start, end)
     before = text.rfind("\n", 0, max(0, start - 1)) + 1
     cut = strip_prefixes(text[start:end], log.labels)[1]
     if (start and len(cut) >= CUT_COPY
             and strip_prefixes(text[before:start - 1], log.labels)[1].startswith(cut)):
-        return last, log.body.line_at(before)
-    return (last,)
+        return last + _lines_of(log, before, start - 1)
+    return last
+
+
+def _lines_of(log: LogText, start: int, end: int) -> tuple[int, ...]:
+    """The numbers of the log's lines from offset ``start`` to ``end`` (one line, or the
+    lines a terminal wrapped it onto)."""
+    first, last = log.body.line_at(start), log.body.line_at(max(start, end - 1))
+    return tuple(range(first, last + 1))
 
 
 def _known_without_lines(rule: Rule, logs: LogSet) -> bool:

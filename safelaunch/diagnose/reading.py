@@ -115,6 +115,10 @@ class Text:
     joined: Text | None = field(default=None, init=False, compare=False, repr=False)
     """``unwrapped(self)``, once ``unwrapped`` has made it (``joined_made``)."""
     joined_made: bool = field(default=False, init=False, compare=False, repr=False)
+    at_width: str | None = field(default=None, init=False, compare=False, repr=False)
+    """``text`` with only the lines a terminal cut at its width joined, where two or more
+    were (``unwrapped`` makes it; None: fewer, and one line of a terminal's width may simply
+    be that long)."""
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
@@ -144,11 +148,21 @@ def unwrapped(body: Text) -> Text | None:
     return body.joined
 
 
+def cut_lines_joined(body: Text) -> str:
+    """``body``'s text with the lines a terminal cut at its width joined, same length (not
+    the lines joined at a word: a page's wrap is told by case alone, and a log of lines that
+    begin in lower case, a host name's, looks wrapped everywhere)."""
+    unwrapped(body)
+    return body.text if body.at_width is None else body.at_width
+
+
 def _unwrapped(body: Text) -> Text | None:
     text = body.text
     if len(text) > MAX_UNWRAP_CHARS:
         return None
     joined = _joined_at_width(text)
+    if joined is not None and text.count("\n") - joined.count("\n") >= 2:
+        body.at_width = joined
     words = joined if joined is not None else text
     joins = [at for match in WRAP_POINT.finditer(words)
              if (at := match.start()) - words.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH

@@ -3863,6 +3863,17 @@ def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():
     assert diagnose(from_text(short, "short.log")).status == "no_failure"
 
 
+def test_a_repeated_line_a_terminal_cut_at_its_width_stops_where_the_excerpt_does():
+    waiting = ("Waiting in store based barrier to initialize process group for rank: 0, key: "
+               "store_based_barrier_key:1 (world_size=4, worker_count=8, timeout=0:01:00)")
+    width = 100  # each copy on two lines: the terminal's width, then the rest
+    wrapped = f"{waiting[:width]}\n{waiting[width:]}\n"
+    cut = wrapped * 3 + waiting[:90]
+    assert diagnose(from_text(cut, "cut.log")).findings[0].id == "process-group-timeout-too-short"
+    went_on = wrapped * 3 + "Rank 0: Completed store-based barrier\n" + waiting[:90]
+    assert diagnose(from_text(went_on, "ok.log")).status == "no_failure"
+
+
 def test_a_message_wrapped_where_it_had_a_space_is_read_over_the_break():
     text = ("ImportError: cannot import name 'is_npu_available' from 'accelerate.utils' \n"
             "(/opt/conda/lib/python3.10/site-packages/accelerate/utils/__init__.py)\n")
