@@ -1018,6 +1018,13 @@ CASES: dict[str, tuple[str, str]] = {
         "{result.scheme}://\")\nRuntimeError: No rendezvous handler for xla://\n",
         "WARNING:root:PJRT is now the default runtime. For more information, see "
         "https://github.com/pytorch/xla/blob/master/docs/pjrt.md\n"),
+    "oneccl-library-not-on-loader-path": (
+        "oneCCL could not be initialized! Could not load any plugin.\n",
+        "oneCCL: loaded plugin libccl.so.1 from /opt/venv/lib\n"),
+    "oneccl-dri-by-path-missing": (
+        TRACE + "RuntimeError: oneCCL: ze_fd_manager.cpp:143 init_device_fds: EXCEPTION: "
+        "opendir failed: could not open device directory\n",
+        "oneCCL: init_device_fds found 2 devices in /dev/dri/by-path\n"),
     "oneccl-local-coord": (
         "2024:01:11-10:22:07:(2012) |CCL_WARN| could not get local_idx/count from environment "
         "variables, trying to get them from ATL\n2024:01:11-10:22:07:(2012) |CCL_ERROR| "

@@ -10,6 +10,15 @@ LIGHTNING = "lightning.fabric.utilities.exceptions.MisconfigurationException: "
 PL = "pytorch_lightning.utilities.exceptions.MisconfigurationException: "
 
 WORDINGS = [
+    # oneCCL's plugin loader (torch's xccl backend, vLLM's XPU images)
+    ("oneCCL could not be initialized! Could not load any plugin.\nCannot open plugin library: "
+     "libccl.so.1: cannot open shared object file\n", "oneccl-library-not-on-loader-path"),
+    (TRACE + "RuntimeError: oneCCL: ze_fd_manager.cpp:143 init_device_fds: EXCEPTION: opendir "
+     "failed: could not open device directory\n", "oneccl-dri-by-path-missing"),
+    # torch_xla 2.x's PJRT registry, the TPU plugin loaded twice
+    ("F0000 00:00:1708382221.197251   23274 pjrt_registry.cc:117] Non-OK-status: "
+     "pjrt::LoadPjrtPlugin(\"tpu\", tpu_library_path).status() status: ALREADY_EXISTS: "
+     "PJRT_Api already exists for device type tpu\n", "xla-device-before-spawn"),
     # Lightning 2.0.9, 2.5.0, 2.6.0 (trainer/connectors/accelerator_connector.py, fabric's
     # connector.py): the class name in backticks
     (TRACE + LIGHTNING + "`XLAAccelerator` can not run on your system since the accelerator "
