@@ -25,11 +25,20 @@ MINIMAL_TEST_ENV = "SAFELAUNCH_MINIMAL_TEST"
 CLEARED_PREFIXES = ("SAFELAUNCH_", "PET_", "TORCHELASTIC_", "NCCL_", "MASTER_", "TORCH_NCCL_")
 
 
+@pytest.fixture(scope="session")
+def rule_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache of the rule file for the whole session (a worker's), not the user's own:
+    results never depend on what a developer's home folder holds."""
+    return tmp_path_factory.mktemp("rule-cache")
+
+
 @pytest.fixture(autouse=True)
-def clean_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+              rule_cache_dir: Path) -> None:
     for name in list(os.environ):
         if name.startswith(CLEARED_PREFIXES) or name in ("RANK", "WORLD_SIZE", "LOCAL_RANK"):
             monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SAFELAUNCH_CACHE_DIR", str(rule_cache_dir))
     if (request.node.get_closest_marker("slow") is not None
             and request.node.get_closest_marker("minimal_test") is None):
         # The minimal test is about 3.5 of the 5.7 CPU-seconds a small 2-rank `safelaunch

@@ -11,13 +11,16 @@ kept in a cache between runs (``rule_cache``), checked again on every load.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import re
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
+from safelaunch import __version__
 from safelaunch.diagnose import rule_cache
 from safelaunch.errors import ConfigError
 
@@ -318,17 +321,27 @@ def parse_data(data: Any, keywords: dict[str, str | None]) -> list[Rule]:
     return rules
 
 
+@lru_cache(maxsize=1)
+def _reader_version() -> str:
+    """This module's own source (how keywords are found, how rules are built), which names
+    the cache's entries with the rule file's text: a new reader never meets an old entry."""
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    except OSError:  # no source to hash (a frozen build): the release then names it
+        return __version__
+
+
 def read_rules(text: str) -> tuple[Rule, ...]:
     """The rules of a rule file's ``text``, through the cache of files already read
     (``rule_cache``): a cached entry that fails the loader's checks is read afresh."""
-    cached = rule_cache.read(text)
+    cached = rule_cache.read(text, _reader_version())
     if cached is not None:
         with contextlib.suppress(ConfigError, AttributeError, TypeError, ValueError, KeyError):
             return tuple(parse_data(*cached))
     data = _yaml_data(text)
     found: dict[str, str | None] = {}
     rules = tuple(parse_data(data, found))
-    rule_cache.write(text, data, found)
+    rule_cache.write(text, _reader_version(), data, found)
     return rules
 
 

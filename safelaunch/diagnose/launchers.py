@@ -267,6 +267,9 @@ LATE_SHAPES = [
 """Shapes that show a failure only among a log's last ``LATE_LINES`` lines: runs that work
 log errors they recover from (a full connection pool, a sample skipped), and a launch script
 reports the helper it killed; where the log ends at such a line, the run ended there."""
+LATE_HARMLESS = re.compile(r"\bservices\.py:\d{1,6} -- Failed to start the dashboard\b")
+"""Error-level lines of a tool's own side service that the job runs without (Ray's
+dashboard, which a Ray without its ``default`` extra cannot start)."""
 LATE_LINES = 30
 UNLESS_QUIET_SHAPES = [
     # the dynamic loader refusing a library for a symbol, the line pasted without its
@@ -496,7 +499,7 @@ def _late_shape(raw: str, line: str, at_end: bool) -> bool:
     """Whether one of the log's last lines has a shape that shows a failure there;
     ``at_end``: it is among the last ``END_LINES``."""
     if any(shape.search(line) for shape in LATE_SHAPES):
-        return True
+        return not LATE_HARMLESS.search(line)
     shapes = UNLESS_QUIET_SHAPES + END_SHAPES if at_end else UNLESS_QUIET_SHAPES
     return (any(shape.search(line) for shape in shapes)
             and not QUIET.search(raw, 0, QUIET_READ))

@@ -3,10 +3,13 @@
 Reading the rule file took about a quarter of a diagnosis of a 1 MB log (parsing the YAML,
 then finding the literal keyword of each of its two thousand patterns), the same work at
 every ``safelaunch diagnose`` and at the end of every failed run.  The cache is one file in
-the user's cache folder, named by the SHA-256 of the rule file's text: an edited or upgraded
-rule file never meets an old entry, and whatever is read back is checked again by the same
-loader (``kb.parse_data``) as the YAML would be.  A cache that cannot be read, written or
-trusted is simply not used: it never changes a diagnosis, only its speed.
+the user's cache folder, named by the SHA-256 of the rule file's text and of the code that
+reads it (``version``): an edited or upgraded rule file, or a new way of finding keywords,
+never meets an old entry.  An entry is read only where it is a plain file of the user's own
+that no one else may write, and only whole (it holds the SHA-256 of its own content);
+whatever is read back is checked again by the same loader (``kb.parse_data``) as the YAML
+would be.  A cache that cannot be read, written or trusted is simply not used: it never
+changes a diagnosis, only its speed.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,8 @@ CACHE_DIR_ENV = "SAFELAUNCH_CACHE_DIR"
 FORMAT = 1
 """Bumped when what the cache holds changes meaning (the keyword function, the layout)."""
 PREFIX = "rules-"
+ENTRY_NAME = re.compile(r"rules-[0-9a-f]{32}\.json")
+"""The names this cache gives its entries (no other file of the folder is ever removed)."""
 MAX_BYTES = 16 << 20
 """A cache file larger than this is not ours to read (the rule file is about 0.4 MB)."""
 MAX_ENTRIES = 1000
@@ -44,23 +51,53 @@ def folder() -> Path | None:
     return root / "safelaunch"
 
 
-def _name(text: str) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\n{text}".encode()).hexdigest()[:32]
+def _name(text: str, version: str) -> str:
+    digest = hashlib.sha256(f"{FORMAT}\n{version}\n{text}".encode()).hexdigest()[:32]
     return f"{PREFIX}{digest}.json"
 
 
-def read(text: str) -> tuple[Any, dict[str, str | None]] | None:
-    """The rule file's data and keywords cached for exactly ``text``, or None."""
+def _digest(payload: bytes) -> str:
+    return hashlib.sha256(payload).hexdigest()
+
+
+def _own_file(fd: int) -> bool:
+    """A plain file of this user's that neither its group nor others may write (not a FIFO,
+    which would block the read; not a file someone else could have put there)."""
+    info = os.fstat(fd)
+    owner = getattr(os, "getuid", None)
+    return (stat.S_ISREG(info.st_mode) and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+            and (owner is None or info.st_uid == owner()))
+
+
+def _read_entry(path: Path) -> bytes | None:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if not _own_file(fd):
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1  # closed with the handle
+            blob = handle.read(MAX_BYTES + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    return blob if len(blob) <= MAX_BYTES else None
+
+
+def read(text: str, version: str) -> tuple[Any, dict[str, str | None]] | None:
+    """The rule file's data and keywords cached for exactly ``text`` and ``version``, or
+    None."""
     where = folder()
     if where is None:
         return None
     try:
-        with open(where / _name(text), "rb") as handle:
-            blob = handle.read(MAX_BYTES + 1)
-        if len(blob) > MAX_BYTES:
+        blob = _read_entry(where / _name(text, version))
+        if blob is None:
             return None
-        cached = json.loads(blob)
-    except (OSError, ValueError):
+        digest, _, payload = blob.partition(b"\n")
+        if digest.decode("ascii") != _digest(payload):
+            return None
+        cached = json.loads(payload)
+    except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(cached, dict):
         return None
@@ -72,19 +109,21 @@ def read(text: str) -> tuple[Any, dict[str, str | None]] | None:
     return data, keywords
 
 
-def write(text: str, data: Any, keywords: dict[str, str | None]) -> None:
-    """Keep ``data`` and ``keywords`` for ``text`` (atomically; older entries removed);
-    silently nothing where the folder cannot be written."""
+def write(text: str, version: str, data: Any, keywords: dict[str, str | None]) -> None:
+    """Keep ``data`` and ``keywords`` for ``text`` and ``version`` (atomically, readable by
+    the user only; older entries removed); silently nothing where the folder cannot be
+    written."""
     where = folder()
     if where is None:
         return
-    with contextlib.suppress(OSError, TypeError, ValueError):
+    with contextlib.suppress(OSError, TypeError, ValueError, RecursionError):
+        payload = json.dumps({"rules": data, "keywords": keywords}).encode()
         where.mkdir(parents=True, exist_ok=True)
-        name = _name(text)
+        name = _name(text, version)
         fd, tmp = tempfile.mkstemp(prefix=".rules-", suffix=".tmp", dir=where)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"rules": data, "keywords": keywords}, handle)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_digest(payload).encode("ascii") + b"\n" + payload)
             os.replace(tmp, where / name)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -99,7 +138,7 @@ def _remove_others(where: Path, keep: str) -> None:
         for looked, entry in enumerate(entries):
             if looked >= MAX_ENTRIES:  # a folder someone filled: leave it as it is
                 return
-            if (entry.name.startswith(PREFIX) and entry.name.endswith(".json")
-                    and entry.name != keep and entry.is_file(follow_symlinks=False)):
+            if (ENTRY_NAME.fullmatch(entry.name) and entry.name != keep
+                    and entry.is_file(follow_symlinks=False)):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)

@@ -116,3 +116,61 @@ def test_the_cause_is_named_first(text: str, rule_id: str) -> None:
     result = diagnose(from_text(text, "x.log"))
     assert result.findings, text
     assert result.findings[0].id == rule_id
+
+
+# --- wave 10 and 11 readings: what runs that work, or fail otherwise, print beside them ----
+
+NEMO_SHORT = "Not enough GPUs available. Requested 16 GPUs, but only 8 are available in the cluster.\n"
+ASSERT_FRAME = ("Traceback (most recent call last):\n  File \"/work/train.py\", line 94, in <module>\n"
+                "    assert gradient_accumulation_steps % ddp_world_size == 0\n")
+C10D_RETRY = ("[W socket.cpp:663] [c10d] The client socket has failed to connect to [node-0]:29500 "
+              "(errno: {errno} - {words}).\n")
+
+
+@pytest.mark.parametrize("text", [
+    # NeMo RL prints the shortage before each retry of its placement groups, which may succeed
+    (NEMO_SHORT + "Retrying placement group creation... 1/6. Next retry in 1 seconds.\n") * 2
+    + "".join(f"Step {n}/100: loss 0.{n:02d}\n" for n in range(1, 30)),
+    # Ray without its dashboard goes on
+    "2024-05-01 12:00:00,123\tINFO worker.py:1749 -- Started a local Ray instance.\n"
+    "2024-05-01 12:00:01,456\tERROR services.py:1330 -- Failed to start the dashboard , return "
+    "code 1\n" + "".join(f"step {n} loss 1.{n}\n" for n in range(5)) + "Training finished.\n",
+    # JAX falls back to the CPU when the TPU plugin is already registered: logged, not fatal
+    "INFO:jax._src.xla_bridge:Unable to initialize backend 'tpu': ALREADY_EXISTS: PJRT_Api "
+    "already exists for device type tpu\n" + "".join(f"step {n} loss 1.0{n}\n" for n in range(9)),
+    # an IPv6 or wildcard address tried first, by every rank, before they connect over IPv4
+    "W0501 12:00:00.000 torch/distributed/run.py:779] Setting OMP_NUM_THREADS to 1\n"
+    + C10D_RETRY.format(errno=97, words="Address family not supported by protocol") * 4,
+    # ranks waiting for the store's host to listen
+    C10D_RETRY.format(errno=111, words="Connection refused") * 3,
+])
+def test_lines_of_runs_that_go_on_are_no_failure(text: str) -> None:
+    assert diagnose(from_text(text, "went-on.log")).status == "no_failure", text
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    (ASSERT_FRAME + "AssertionError\n", "batch-size-mismatch"),
+    (ASSERT_FRAME + "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+     "AssertionError\n", "batch-size-mismatch"),
+    # the assert's own expression raised: a missing name, not the batch sizes
+    (ASSERT_FRAME + "NameError: name 'ddp_world_size' is not defined\n", "python-exception"),
+    # DeepSpeed's own checks need no failure beside them: working runs never print them
+    ("Micro batch size per gpu: 0 has to be greater than 0\nsome other line\n",
+     "batch-size-mismatch"),
+    # NeMo RL's shortage raised, or its retries given up
+    ("Traceback (most recent call last):\n  File \"run.py\", line 9, in <module>\n"
+     "nemo_rl.distributed.virtual_cluster.ResourceInsufficientError: " + NEMO_SHORT,
+     "ray-not-enough-gpus"),
+    ("RuntimeError: Maximum number of retries reached (6). Cluster resources may be "
+     "insufficient or cluster itself is highly unstable.\n", "ray-not-enough-gpus"),
+])
+def test_a_wave_reading_names_its_cause_only_on_its_own_evidence(text: str, rule_id: str) -> None:
+    assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [rule_id], text
+
+
+def test_connect_retries_long_before_a_store_timeout_do_not_take_its_place() -> None:
+    text = (C10D_RETRY.format(errno=110, words="Connection timed out") * 3
+            + "".join(f"step {n} loss 2.{n:02d}\n" for n in range(50))
+            + "Traceback (most recent call last):\n  File \"train.py\", line 80, in <module>\n"
+            "    dist.barrier()\ntorch.distributed.DistStoreError: Socket Timeout\n")
+    assert [f.id for f in diagnose(from_text(text, "late.log")).findings][:1] == ["store-timeout"]
