@@ -150,6 +150,9 @@ def test_lines_of_runs_that_go_on_are_no_failure(text: str) -> None:
 
 @pytest.mark.parametrize(("text", "rule_id"), [
     (ASSERT_FRAME + "AssertionError\n", "batch-size-mismatch"),
+    # behind a logger's or a pod's prefix on every line
+    ("".join(f"2024-05-01 12:00:0{n},123 {line}\n" for n, line in enumerate(
+        (ASSERT_FRAME + "AssertionError").splitlines())), "batch-size-mismatch"),
     (ASSERT_FRAME + "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
      "AssertionError\n", "batch-size-mismatch"),
     # the assert's own expression raised: a missing name, not the batch sizes
