@@ -456,7 +456,7 @@ def _stopping_lines(log: LogText) -> tuple[int, ...]:
     Lines a terminal cut at its width count as the one line they were (joined, the text keeps
     the offsets of the log)."""
     text = cut_lines_joined(log.body)
-    end = _content_end(text)
+    end = _before_native_trace(text, _content_end(text), log.labels)
     start = text.rfind("\n", 0, end) + 1
     last = _lines_of(log, start, end)
     before = text.rfind("\n", 0, max(0, start - 1)) + 1
@@ -465,6 +465,29 @@ def _stopping_lines(log: LogText) -> tuple[int, ...]:
             and strip_prefixes(text[before:start - 1], log.labels)[1].startswith(cut)):
         return last + _lines_of(log, before, start - 1)
     return last
+
+
+NATIVE_TRACE_LINE = re.compile(
+    r"(?:frame #\d{1,4}: |<omitting python frames>$"
+    r"|Exception raised from \S{1,300} at \S{1,1000} \(most recent call first\):$)")
+"""A line of the C++ backtrace c10 prints under a warning or an error it logs (its "Exception
+raised from ..." header, then its frames)."""
+NATIVE_TRACE_MAX = 128
+"""How many such lines are looked past at a log's end (c10's backtraces hold about 40)."""
+
+
+def _before_native_trace(text: str, end: int, labels: bool) -> int:
+    """Where the log's content ends without the C++ backtrace at its end, if any: the line
+    it was printed under (a retry's warning, an error) is where the run stopped."""
+    for _ in range(NATIVE_TRACE_MAX):
+        start = text.rfind("\n", 0, end) + 1
+        line = strip_prefixes(text[start:end], labels)[1].strip()
+        if not start or (line and not NATIVE_TRACE_LINE.match(line)):
+            return end
+        end = start - 1
+        while end and text[end - 1].isspace():
+            end -= 1
+    return end
 
 
 def _lines_of(log: LogText, start: int, end: int) -> tuple[int, ...]:

@@ -2034,6 +2034,31 @@ def test_the_node_that_survived_a_killed_peer_is_a_witness():
     assert result.root_cause_rank == 1
 
 
+def test_a_node_stalled_at_the_stores_retries_has_a_failed_rendezvous():
+    # torch 2.13's own output (recorded: a node whose MASTER_ADDR:PORT answered with something
+    # other than a store, stopped after 40 s): TCPStore's retry warnings, each under its C++
+    # backtrace, until the log ends; retries that reach the store and go on stay quiet
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
+    text = (path / "torchrun-store-unreachable.log").read_text("utf-8")
+    result = diagnose(from_text(text, "node1.log"))
+    assert [f.id for f in result.findings][:1] == ["rendezvous-failed"], result.findings
+    retry = text[:text.index("\n\n") + 2]  # the first warning and its backtrace
+    assert diagnose(from_text(retry * 2 + "step 1 loss 2.30\n", "ok.log")).status == "no_failure"
+
+
+def test_a_native_backtrace_at_a_logs_end_is_read_past_to_the_line_it_came_under():
+    waiting = ("Waiting in store based barrier to initialize process group for rank: 0, key: "
+               "store_based_barrier_key:1 (world_size=4, worker_count=8, timeout=0:01:00)\n")
+    trace = ("Exception raised from wait at /pytorch/torch/csrc/distributed/c10d/Store.cpp:12 "
+             "(most recent call first):\n<omitting python frames>\n"
+             + "".join(f"frame #{n}: <unknown function> + 0x{n}f (0x7f in /opt/venv/lib/"
+                       f"libtorch_cpu.so)\n" for n in range(40)) + "\n")
+    assert diagnose(from_text(waiting * 3 + trace, "x.log")).findings[0].id == (
+        "process-group-timeout-too-short")
+    assert diagnose(from_text(waiting * 3 + "Rank 0: Completed store-based barrier\n" + trace,
+                              "ok.log")).status == "no_failure"
+
+
 def test_bare_exit_code_shows_the_ranks_last_lines():
     text = TORCHRUN_FAILURE.replace("exitcode  : -9", "exitcode  : 3").replace(
         "[rank0]: torch.distributed.DistBackendError", "[rank1]: weird thing happened\n[rank0]: x")
