@@ -437,10 +437,10 @@ def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
     return any(e.line in last.get(e.file, ()) for e in evidence)
 
 
-def _content_end(text: str) -> int:
-    """Where the text ends without the white space after its last line (``len(text.rstrip())``
-    with no copy of a long log)."""
-    end = len(text)
+def _content_end(text: str, end: int | None = None) -> int:
+    """Where the text (up to ``end``) ends without the white space after its last line
+    (``len(text[:end].rstrip())`` with no copy of a long log)."""
+    end = len(text) if end is None else end
     while end and text[end - 1].isspace():
         end -= 1
     return end
@@ -484,9 +484,7 @@ def _before_native_trace(text: str, end: int, labels: bool) -> int:
         line = strip_prefixes(text[start:end], labels)[1].strip()
         if not start or (line and not NATIVE_TRACE_LINE.match(line)):
             return end
-        end = start - 1
-        while end and text[end - 1].isspace():
-            end -= 1
+        end = _content_end(text, start - 1)
     return end
 
 

@@ -160,8 +160,8 @@ def _unwrapped(body: Text) -> Text | None:
     text = body.text
     if len(text) > MAX_UNWRAP_CHARS:
         return None
-    joined = _joined_at_width(text)
-    if joined is not None and text.count("\n") - joined.count("\n") >= 2:
+    joined, cuts = _joined_at_width(text)
+    if cuts >= 2:
         body.at_width = joined
     words = joined if joined is not None else text
     joins = [at for match in WRAP_POINT.finditer(words)
@@ -204,11 +204,12 @@ def _goes_on(line: str, after: str) -> bool:
     return bool(after) and after[:RECORD_START] != line[:RECORD_START]
 
 
-def _joined_at_width(text: str) -> str | None:
+def _joined_at_width(text: str) -> tuple[str | None, int]:
+    """The text with the lines a terminal cut joined (None: none was), and how many were."""
     lines = text.split("\n")
     cut = _cuts(lines)
     if not cut:
-        return None
+        return None, 0
     out: list[str] = []
     group: list[str] = []
     for number, line in enumerate(lines):
@@ -217,7 +218,7 @@ def _joined_at_width(text: str) -> str | None:
             continue  # the next line goes on with it
         out.append("".join(group) + " " * (len(group) - 1))
         group = []
-    return "\n".join(out)
+    return "\n".join(out), len(cut)
 
 
 class _Capper:

@@ -28,9 +28,11 @@ CACHE_DIR_ENV = "SAFELAUNCH_CACHE_DIR"
 """Where the cache lives (default: ``$XDG_CACHE_HOME/safelaunch``, else
 ``~/.cache/safelaunch``); an empty value turns the cache off."""
 FORMAT = 1
-"""Bumped when what the cache holds changes meaning (the keyword function, the layout)."""
+"""Bumped when an entry's layout changes (a change in how keywords are found or rules are
+built names new entries by itself: its reader's ``version``)."""
 PREFIX = "rules-"
-ENTRY_NAME = re.compile(r"rules-[0-9a-f]{32}\.json")
+NAME_DIGITS = 32
+ENTRY_NAME = re.compile(re.escape(PREFIX) + f"[0-9a-f]{{{NAME_DIGITS}}}\\.json")
 """The names this cache gives its entries (no other file of the folder is ever removed)."""
 MAX_BYTES = 16 << 20
 """A cache file larger than this is not ours to read (the rule file is about 0.4 MB)."""
@@ -52,7 +54,7 @@ def folder() -> Path | None:
 
 
 def _name(text: str, version: str) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\n{version}\n{text}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(f"{FORMAT}\n{version}\n{text}".encode()).hexdigest()[:NAME_DIGITS]
     return f"{PREFIX}{digest}.json"
 
 
