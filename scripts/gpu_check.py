@@ -447,11 +447,15 @@ STRAGGLER = r"straggler: rank 1:"
 
 def straggler_steps(ctx: Context, two: list[str]) -> list[Step]:
     """Two NCCL ranks for 30 s, rank 1 slowed from step 300 on (its peer's GPU waits for it
-    in DDP's gradient all_reduce and in a flag all_reduce each step); a steady run; and the
-    2x run with the GPU timing off (host time only, as before it existed)."""
-    def slow(factor: float) -> list[str]:
+    in DDP's gradient all_reduce and in a flag all_reduce each step); a steady run; the
+    2x run with the GPU timing off (host time only, as before it existed); and the same with
+    FSDP2, whose all-gathers and reduce-scatters run on its own streams (the flag only every
+    100 steps)."""
+    def slow(factor: float, *model: str) -> list[str]:
         return [*two, *fault("slow", "--factor", str(factor), "--fault-step", "300",
-                             "--duration", "30", "--step-time", "0.005")]
+                             "--duration", "30", "--step-time", "0.005", *model)]
+
+    fsdp2 = ("--model", "fsdp2")
 
     named = "rank 1 named a straggler, from its peer's GPU-timed waits"
     return [
@@ -466,6 +470,19 @@ def straggler_steps(ctx: Context, two: list[str]) -> list[Step]:
                  env={"SAFELAUNCH_GPU_WAIT_TIMING": "0"},
                  expect=Expect(exit=[0], note="an observation, not a check: whether host "
                                "timing alone (before GPU timing) names the straggler")),
+        run_step(ctx, "fsdp2-straggler-2x", slow(2, *fsdp2), timeout=150, typical=60,
+                 expect=Expect(exit=[0], output=[STRAGGLER], note=named + " in FSDP2's "
+                               "collectives on its own streams")),
+        run_step(ctx, "fsdp2-straggler-1.3x", slow(1.3, *fsdp2), timeout=150, typical=60,
+                 expect=Expect(exit=[0], output=[STRAGGLER], note=named + " in FSDP2's "
+                               "collectives on its own streams")),
+        run_step(ctx, "fsdp2-steady", slow(1, *fsdp2), timeout=150, typical=60,
+                 expect=Expect(exit=[0], absent=[r"straggler: "],
+                               note="FSDP2, no rank slowed: no straggler named")),
+        run_step(ctx, "fsdp2-straggler-2x-host-timing", slow(2, *fsdp2), timeout=150,
+                 typical=60, env={"SAFELAUNCH_GPU_WAIT_TIMING": "0"},
+                 expect=Expect(exit=[0], note="an observation, not a check: whether host "
+                               "timing alone names FSDP2's straggler")),
     ]
 
 

@@ -16,14 +16,27 @@ that is added, so a collective that blocks the host too (a barrier) counts once.
 
 Cost.  A timed span costs two event records, a query and an elapsed time through torch's
 Python API: about 0.11 ms on an H200 host (``scripts/bench_gpu_timing.py``), far more than
-the host hooks.  So spans are sampled: of each kind (a collective, DDP's wait) at most one
-begins every ``MIN_GAP_S``; the spans between are counted, and the GPU's excess over the host
-time in the timed one stands for each of them (every span still counts its own host time).
+the host hooks.  So spans are sampled, by optimizer step where there are steps: the spans
+from one optimizer step to the next make a round, and a round is timed whole (every span in
+it) when at least ``MIN_GAP_S`` (or ``PER_SPAN_GAP_S`` for each span the last timed round
+had, whichever is longer) have passed since the last timed round began; the GPU's excess in
+a timed round stands for each round untimed since.  A step is what repeats: its spans are
+not alike (FSDP2's first all-gather of a step waits for a late peer, the rest do not), so
+one span cannot stand for the others, but one step can stand for the steps between.  Before
+the first optimizer step, in a loop without one, and in a round that outgrows ``ROUND_MAX``
+spans, spans are sampled one by one: of each kind (a collective, DDP's wait) at most one
+begins every ``MIN_GAP_S``; the spans between are counted, and the timed one's excess
+stands for each of them (every span still counts its own host time).
 A job of 0.1 s steps or longer has every span timed; a job of 1 ms steps pays at most
-``1 / MIN_GAP_S`` timed spans a second per kind.  A span is dropped, never waited for: the
+about 1 % of its host time.  A span is dropped, never waited for: the
 queue of spans not yet complete is bounded (``PENDING_MAX``), and nothing is recorded while
 a CUDA graph is being captured (an event record would break the capture).  Any CUDA error
 turns the timing off for the rank, which then counts host time as on CPU.
+
+Only spans on the stream a rank computes on (the device's default stream) are timed on the
+GPU: a collective queued on a side stream (FSDP2 all-gathers the next layer's parameters on
+a stream of its own while the current layer computes) keeps the GPU busy there, which is
+no wait of the rank's computation, so such a span counts its host time only.
 
 Nothing here imports torch: the event factory comes from the caller (``for_cuda``), so the
 queue is tested without a GPU.
@@ -51,19 +64,44 @@ class Event(Protocol):
 
 
 COLLECTIVE, DDP_WAIT = 0, 1
-"""The kinds of span, each sampled on its own."""
+"""The kinds of span, each sampled on its own outside rounds."""
 MIN_GAP_S = 0.1
-"""At most one timed span of a kind begins in this many seconds."""
+"""At most one timed round, or outside rounds one timed span of a kind, begins in this many
+seconds."""
+PER_SPAN_GAP_S = 0.01
+"""A timed round of N spans is followed by at least N times this many seconds untimed: a
+step of many collectives (FSDP2 on a deep model) is timed less often, so that the timing
+costs about 1 % of the host's time whatever the step holds."""
+ROUND_MAX = 64
+"""Spans timed in one round at most: past it the round is no step (an evaluation loop of
+collectives between optimizer steps, say) and its spans are sampled one by one."""
 
 
 class Span:
-    """A timed span's start: its event and its kind."""
+    """A timed span's start: its event, its kind, and how many spans or rounds it stands
+    for (0: counted when it ends, sampled one by one)."""
 
-    __slots__ = ("event", "kind")
+    __slots__ = ("count", "event", "kind")
 
-    def __init__(self, event: Event, kind: int) -> None:
+    def __init__(self, event: Event, kind: int, count: int = 0) -> None:
         self.event = event
         self.kind = kind
+        self.count = count
+
+
+class _NoEvent:
+    def record(self) -> None:
+        raise AssertionError("a span on a side stream is not timed")
+
+    def query(self) -> bool:
+        return True
+
+    def elapsed_time(self, end: Any) -> float:
+        return 0.0
+
+
+ASIDE = Span(_NoEvent(), -1)
+"""A span on a side stream: host time only, and stood for by no timed span."""
 
 
 class GpuSpans:
@@ -71,9 +109,11 @@ class GpuSpans:
 
     def __init__(self, new_event: Callable[[], Event],
                  capturing: Callable[[], bool] = lambda: False,
-                 min_gap_s: float = MIN_GAP_S) -> None:
+                 min_gap_s: float = MIN_GAP_S,
+                 aside: Callable[[], bool] = lambda: False) -> None:
         self._new = new_event
         self._capturing = capturing
+        self._aside = aside
         self._min_gap = min_gap_s
         self._free: list[Event] = []
         self.pending: deque[tuple[Span, Event, float, int]] = deque()
@@ -82,25 +122,59 @@ class GpuSpans:
         self._last = [float("-inf"), float("-inf")]
         self._untimed = [0, 0]
         """Spans of each kind ended untimed since the last timed one ended."""
+        self.round: bool | None = None
+        """True: this round is timed; False: it is not; None: no round (no optimizer step
+        yet, or the round outgrew ``ROUND_MAX``): spans are sampled one by one."""
+        self._round_began = float("-inf")
+        self._rounds_untimed = 0
+        self._round_count = 1
+        self._round_spans = 0
         self.dropped = 0
         """Spans given up: the queue was full, or a graph was being captured."""
 
+    def next_round(self, now: float) -> None:
+        """An optimizer step at host time ``now``: the spans up to the next one make a round,
+        timed whole if the gap since the last timed round has passed."""
+        gap = max(self._min_gap, self._round_spans * PER_SPAN_GAP_S)  # the last timed one's
+        if now - self._round_began >= gap:
+            self.round, self._round_began, self._round_spans = True, now, 0
+            self._round_count, self._rounds_untimed = self._rounds_untimed + 1, 0
+        else:
+            self.round = False
+            self._rounds_untimed += 1
+
     def begin(self, kind: int, now: float) -> Span | None:
         """A span of ``kind`` begins at host time ``now``: timed (an event recorded on the
-        current stream) unless one of its kind was timed less than the gap ago, or a graph
-        is being captured (None: the span counts its host time only)."""
-        if now - self._last[kind] < self._min_gap:
+        current stream) in a timed round, or outside rounds unless one of its kind was timed
+        less than the gap ago; never while a graph is being captured (None: the span counts
+        its host time only)."""
+        count = 0
+        if self.round is not None:
+            if not self.round:
+                return None
+            if self._round_spans >= ROUND_MAX:
+                self.round, self._untimed = None, [0, 0]
+            else:
+                count = self._round_count
+        if not count and now - self._last[kind] < self._min_gap:
             return None
+        if self._aside():
+            return ASIDE
         if self._capturing():
             self.dropped += 1
             return None
         event = self._recorded()
-        self._last[kind] = now
-        return Span(event, kind)
+        if count:
+            self._round_spans += 1
+        else:
+            self._last[kind] = now
+        return Span(event, kind, count)
 
     def restart(self, start: Span) -> Span | None:
         """``start`` begins again now (a later backward pass before the same optimizer
         step: the wait starts at the last one)."""
+        if start is ASIDE:
+            return start
         if self._given_up_in_capture(start):
             return None
         start.event.record()
@@ -110,9 +184,14 @@ class GpuSpans:
         """A span of ``kind`` ends now; ``host_s``: what the host waited in it.  An untimed
         one (``start`` None) is counted for the next timed span of its kind to stand for."""
         if start is None:
-            self._untimed[kind] += 1
+            if self.round is None:
+                self._untimed[kind] += 1
             return
-        count, self._untimed[kind] = self._untimed[kind] + 1, 0
+        if start is ASIDE:
+            return
+        count = start.count
+        if not count:
+            count, self._untimed[kind] = self._untimed[kind] + 1, 0
         if self._given_up_in_capture(start):
             return
         event = self._recorded()
@@ -138,7 +217,7 @@ class GpuSpans:
 
     def cancel(self, start: Span | None) -> None:
         """A span begun and not to be counted (another span encloses it)."""
-        if start is not None:
+        if start is not None and start is not ASIDE:
             self._free.append(start.event)
 
     def drain(self) -> float:
@@ -166,8 +245,10 @@ def for_cuda(torch: Any) -> GpuSpans | None:
         if not cuda.is_available():
             return None
         capturing = getattr(cuda, "is_current_stream_capturing", None)
+        current, default = cuda.current_stream, cuda.default_stream
         return GpuSpans(lambda: cuda.Event(enable_timing=True),
-                        capturing if callable(capturing) else (lambda: False))
+                        capturing if callable(capturing) else (lambda: False),
+                        aside=lambda: current() != default())
     except Exception:  # a broken CUDA setup: the rank times on the host
         return None
 

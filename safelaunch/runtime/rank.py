@@ -129,8 +129,11 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
-        if self.gpu is not None and self.gpu.pending:
-            self._drain_gpu()
+        gpu = self.gpu
+        if gpu is not None:
+            if gpu.pending:
+                self._drain_gpu()
+            gpu.next_round(now)
         self.steps = self.steps + 1 if step is None else int(step)
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
@@ -145,8 +148,11 @@ class Beat:
             return
         now = _monotonic()
         mm = self.mm
-        if self.gpu is not None and self.gpu.pending:
-            self._drain_gpu()
+        gpu = self.gpu
+        if gpu is not None:
+            if gpu.pending:
+                self._drain_gpu()
+            gpu.next_round(now)
         self.optimizer_steps = True
         self.steps += 1
         self.beats += 1

@@ -107,6 +107,70 @@ def test_spans_are_sampled_per_kind_and_a_timed_one_stands_for_those_between():
     assert spans.drain() == pytest.approx(0.02 * 9)
 
 
+def _step(spans: gpu_timing.GpuSpans, gpu: Gpu, now: float, waits: list[float]) -> list[bool]:
+    """One optimizer step at ``now``, then its spans back to back, each waiting as given on
+    the GPU; which of them were timed."""
+    spans.next_round(now)
+    timed = []
+    for wait in waits:
+        start = spans.begin(C, now)
+        timed.append(start is not None)
+        gpu.at += wait
+        spans.end(start, 0.0, C)
+    return timed
+
+
+def test_a_round_is_an_optimizer_step_timed_whole_and_stands_for_the_rounds_between():
+    """FSDP2-like steps: the first collective of a step waits 20 ms for a late peer, the
+    others none.  Timed one by one, the span sampled decides the answer; timed by step, every
+    step counts its 20 ms."""
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    timed = [_step(spans, gpu, i * 0.03, [0.02, 0.0, 0.0, 0.0]) for i in range(9)]
+    assert [all(t) for t in timed] == [True, False, False, False, True, False, False, False,
+                                       True]
+    assert not any(any(t) for i, t in enumerate(timed) if i % 4)
+    gpu.done = gpu.at
+    # the first round stands for itself, the second and third for 4 steps each
+    assert spans.drain() == pytest.approx(0.02 * 9)
+
+
+def test_a_round_of_many_spans_is_timed_less_often():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    waits = [0.001] * 30  # 30 collectives a step: the next timed round 0.3 s on
+    timed = [all(_step(spans, gpu, i * 0.05, waits)) for i in range(8)]
+    assert timed == [True, False, False, False, False, False, True, False]
+
+
+def test_a_round_past_its_limit_is_no_step_and_its_spans_are_sampled_one_by_one():
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    timed = _step(spans, gpu, 0.0, [0.0] * (gpu_timing.ROUND_MAX + 3))
+    assert timed == [True] * gpu_timing.ROUND_MAX + [True, False, False]
+    assert spans.round is None
+
+
+def test_a_span_on_a_side_stream_counts_its_host_time_only():
+    """FSDP2 all-gathers on a stream of its own, beside the computation: the GPU is busy
+    there, the rank is not waiting; such a span is not timed, nor stood for."""
+    gpu = Gpu()
+    aside = [True]
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.0, aside=lambda: aside[0])
+    start = spans.begin(C, 0.0)
+    assert start is gpu_timing.ASIDE and gpu.created == 0
+    gpu.at = 0.5
+    spans.end(start, 0.001, C)
+    spans.cancel(spans.begin(C, 0.1))
+    assert spans.restart(gpu_timing.ASIDE) is gpu_timing.ASIDE
+    aside[0] = False
+    start = spans.begin(C, 1.0)
+    gpu.at = 0.6
+    spans.end(start, 0.0, C)
+    gpu.done = 1.0
+    assert spans.drain() == pytest.approx(0.1)  # the one timed span, standing for itself
+
+
 def test_events_are_reused_and_the_queue_is_bounded():
     gpu = Gpu()
     spans = every_span(gpu)
@@ -158,6 +222,13 @@ def test_uses_nccl(backend: str, nccl: bool):
 class FakeCuda:
     def __init__(self, available: bool) -> None:
         self.available = available
+        self.stream = "default"
+
+    def current_stream(self) -> str:
+        return self.stream
+
+    def default_stream(self) -> str:
+        return "default"
 
     def is_available(self) -> bool:
         if self.available is None:
@@ -216,6 +287,23 @@ def test_the_ddp_wait_is_timed_on_the_gpu_and_encloses_collectives(beat):
     gpu.done = 1.0
     b.optimizer_step()
     assert _published_wait(reader) == pytest.approx(0.6, abs=0.05)
+
+
+def test_the_optimizer_step_begins_a_round(beat):
+    b, reader, gpu = beat
+    b.gpu = gpu_timing.GpuSpans(gpu.event, min_gap_s=3600.0)
+    b.optimizer_step()  # the first round is timed
+    for wait in (0.2, 0.0):
+        b.collective_enter("all_gather_into_tensor")
+        gpu.at += wait
+        b.collective_exit()
+    b.optimizer_step()  # the next is not (the gap): its collective counts host time only
+    b.collective_enter("all_gather_into_tensor")
+    gpu.at += 0.3
+    b.collective_exit()
+    gpu.done = gpu.at
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(0.2, abs=0.05)
 
 
 @pytest.mark.parametrize("min_gap_s", [0.0, 3600.0], ids=["every span", "sampled"])
