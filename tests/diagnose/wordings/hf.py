@@ -8,6 +8,12 @@ TRACE = ("Traceback (most recent call last):\n"
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
 
 WORDINGS = [
+    # pydantic 2.0 raising on a pydantic-1 library's model_* field (later releases warn)
+    ("Traceback (most recent call last):\n  File \"/opt/conda/bin/accelerate\", line 5, in "
+     "<module>\n    from accelerate.commands.accelerate_cli import main\n  File \"/opt/conda/"
+     "lib/python3.10/site-packages/some_lib/config.py\", line 40, in <module>\n    class "
+     "ServeConfig(BaseModel):\nNameError: Field \"model_path\" has conflict with protected "
+     "namespace \"model_\"\n", "library-version-skew"),
     # transformers 5: Trainer(tokenizer=) is gone (processing_class since 4.46); a library's
     # TrainingArguments subclass passing dispatch_batches (moved into accelerator_config)
     ("TypeError: Trainer.__init__() got an unexpected keyword argument 'tokenizer'\n",
@@ -141,6 +147,9 @@ WORDINGS = [
 
 
 HEALTHY = [
+    # the same since pydantic 2.1: a warning, and the program goes on
+    "/venv/lib/python3.11/site-packages/pydantic/_internal/_fields.py:151: UserWarning: Field "
+    "\"model_name\" has conflict with protected namespace \"model_\".\n",
     # transformers' finegrained_fp8 quantizer today: a warning, and the model loads in bf16
     "FP8 quantized models is only supported on GPUs with compute capability >= 8.9 (e.g "
     "4090/H100), actual = `8.0`. We will default to dequantizing the model to bf16. Feel free "

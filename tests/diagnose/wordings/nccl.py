@@ -9,6 +9,14 @@ TRACE = ("Traceback (most recent call last):\n"
          "    main()\n")
 
 WORDINGS = [
+    # NCCL's (and RCCL's hipified) P2P transport: a CUDA call there failed (transport/p2p.cc
+    # CUDACHECK), here mapping a peer's IPC handle
+    ("gpu-node-2:4411:4470 [1] transport/p2p.cc:287 NCCL WARN Cuda failure 'invalid argument'\n"
+     "gpu-node-2:4411:4470 [1] NCCL INFO transport/p2p.cc:376 -> 1\n"
+     "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled "
+     "cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\n", "nccl-p2p"),
+    ("mi100:812:830 [2] /src/rccl/hipify/src/transport/p2p.cc:301 NCCL WARN HIP failure "
+     "'invalid device pointer'\nRuntimeError: NCCL Error 1: unhandled cuda error\n", "nccl-p2p"),
     # NCCL 2.25 (graph/topo.h ncclTopoIdToIndex): a NIC missing from the topology graph
     ("gpu-node-7:1234:1290 [0] graph/search.cc:1135 NCCL WARN Could not find a path for "
      "pattern 1, falling back to simple order\ngpu-node-7:1234:1290 [0] graph/topo.h:230 NCCL "
@@ -167,6 +175,8 @@ WORDINGS = [
 ]
 
 HEALTHY = [
+    "node1:3996:4012 [0] NCCL INFO transport/p2p.cc:152 Cuda Host Alloc Size 4 pointer "
+    "0x7f3e00000000\n",
     # NCCL retries a refused connect while the peer starts listening
     "node1:3996:4012 [0] NCCL INFO Call to connect returned Connection refused, retrying\n",
     "node1:3996:4012 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>\n",
