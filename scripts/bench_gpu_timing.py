@@ -7,10 +7,11 @@ rank under safelaunch has them (the DDP backward counter and wait marks, the opt
 hooks, a ``torch.distributed.all_reduce`` of a metric through safelaunch's wrapper, and a
 ``.item()`` each iteration, as a training loop reads its loss).  Blocks of ``--iters``
 iterations, mirrored in time, with the hooks off ("plain": the record disabled), with host
-timing only ("host"), with GPU timing as NCCL ranks have it ("gpu": spans sampled by optimizer
-step, every span of at most one step in ``gpu_timing.MIN_GAP_S`` timed) and with every span timed ("gpu-all"): the
-median iteration of each, and the added time against plain and against host.  Then the
-torch calls a timed span makes, each alone (microseconds per call).
+timing only ("host"), with GPU timing as NCCL ranks have it ("gpu": spans sampled by
+optimizer step, every span of at most one step in ``gpu_timing.MIN_GAP_S`` timed) and with
+every span timed ("gpu-all"): the median iteration of each, and the added time against
+plain and against host.  Then the torch calls a timed span makes, each alone (microseconds
+per call).
 """
 
 from __future__ import annotations

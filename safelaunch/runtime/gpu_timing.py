@@ -129,12 +129,19 @@ class GpuSpans:
         self._rounds_untimed = 0
         self._round_count = 1
         self._round_spans = 0
+        self._began = 0
+        """Spans begun since the last optimizer step."""
         self.dropped = 0
         """Spans given up: the queue was full, or a graph was being captured."""
 
     def next_round(self, now: float) -> None:
         """An optimizer step at host time ``now``: the spans up to the next one make a round,
-        timed whole if the gap since the last timed round has passed."""
+        timed whole if the gap since the last timed round has passed.  A step with no span
+        since the last one (a second optimizer, a heartbeat after the step) goes on the same
+        round: an empty round must neither be the timed one nor be stood for."""
+        if not self._began and self.round is not None:
+            return
+        self._began = 0
         gap = max(self._min_gap, self._round_spans * PER_SPAN_GAP_S)  # the last timed one's
         if now - self._round_began >= gap:
             self.round, self._round_began, self._round_spans = True, now, 0
@@ -146,20 +153,21 @@ class GpuSpans:
     def begin(self, kind: int, now: float) -> Span | None:
         """A span of ``kind`` begins at host time ``now``: timed (an event recorded on the
         current stream) in a timed round, or outside rounds unless one of its kind was timed
-        less than the gap ago; never while a graph is being captured (None: the span counts
-        its host time only)."""
+        less than the gap ago; never on a side stream (``ASIDE``) or while a graph is being
+        captured (None: the span counts its host time only)."""
         count = 0
+        self._began += 1
         if self.round is not None:
-            if not self.round:
+            if self._began > ROUND_MAX:  # no step: sampled one by one until the next one
+                self.round = None
+            elif not self.round:
                 return None
-            if self._round_spans >= ROUND_MAX:
-                self.round, self._untimed = None, [0, 0]
             else:
                 count = self._round_count
-        if not count and now - self._last[kind] < self._min_gap:
-            return None
         if self._aside():
             return ASIDE
+        if not count and now - self._last[kind] < self._min_gap:
+            return None
         if self._capturing():
             self.dropped += 1
             return None
@@ -182,7 +190,8 @@ class GpuSpans:
 
     def end(self, start: Span | None, host_s: float, kind: int) -> None:
         """A span of ``kind`` ends now; ``host_s``: what the host waited in it.  An untimed
-        one (``start`` None) is counted for the next timed span of its kind to stand for."""
+        one (``start`` None) sampled one by one is counted for the next timed span of its
+        kind to stand for; in a round the timed round stands for it."""
         if start is None:
             if self.round is None:
                 self._untimed[kind] += 1

@@ -171,6 +171,44 @@ def test_a_span_on_a_side_stream_counts_its_host_time_only():
     assert spans.drain() == pytest.approx(0.1)  # the one timed span, standing for itself
 
 
+def test_an_untimed_round_past_its_limit_is_sampled_one_by_one_too():
+    """An evaluation loop of collectives between two optimizer steps: past ``ROUND_MAX``
+    spans, timed round or not, its spans are sampled one by one and stood for."""
+    gpu = Gpu()
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    spans.next_round(0.0)
+    spans.end(spans.begin(C, 0.0), 0.0, C)  # the timed round
+    spans.next_round(0.01)  # untimed: within the gap
+    waited = 0.0
+    for i in range(gpu_timing.ROUND_MAX + 100):
+        now = 0.01 + i * 0.002
+        start = spans.begin(C, now)
+        gpu.at += 0.001
+        waited += 0.001
+        spans.end(start, 0.0, C)
+    assert spans.round is None
+    start = spans.begin(C, 1.0)  # a timed one stands for the untimed ones before it
+    gpu.at += 0.001
+    waited += 0.001
+    spans.end(start, 0.0, C)
+    gpu.done = gpu.at
+    # the first ROUND_MAX spans of the untimed round are stood for by the next timed round
+    assert spans.drain() == pytest.approx(waited - 0.001 * gpu_timing.ROUND_MAX)
+
+
+def test_a_side_stream_span_is_stood_for_by_no_span_when_sampled_one_by_one():
+    gpu = Gpu()
+    side = [True]
+    spans = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1, aside=lambda: side[0])
+    for i in range(100):  # every tenth on the default stream waits 10 ms, the rest aside
+        side[0] = bool(i % 10)
+        start = spans.begin(C, i * 0.005)
+        gpu.at += 0.0 if side[0] else 0.01
+        spans.end(start, 0.0, C)
+    gpu.done = gpu.at
+    assert spans.drain() <= 0.1 + 1e-9
+
+
 def test_events_are_reused_and_the_queue_is_bounded():
     gpu = Gpu()
     spans = every_span(gpu)
@@ -304,6 +342,30 @@ def test_the_optimizer_step_begins_a_round(beat):
     gpu.done = gpu.at
     b.optimizer_step()
     assert _published_wait(reader) == pytest.approx(0.2, abs=0.05)
+
+
+@pytest.mark.parametrize("after", ["nothing", "heartbeat", "second optimizer"])
+def test_a_step_with_no_span_since_the_last_is_the_same_round(beat, after, monkeypatch):
+    """The README's loop calls ``safelaunch.heartbeat(step=...)`` after ``opt.step()``; a GAN
+    steps two optimizers: an empty round between must not be the one timed."""
+    b, reader, gpu = beat
+    b.gpu = gpu_timing.GpuSpans(gpu.event, min_gap_s=0.1)
+    clock = [0.0]
+    monkeypatch.setattr(rank, "_monotonic", lambda: clock[0])
+    for i in range(40):  # 0.1 s iterations, each waiting 50 ms on the GPU in DDP's wait
+        clock[0] = i * 0.1
+        b.backward_done()
+        gpu.at += 0.05
+        b.optimizer_step_begin()
+        b.optimizer_step()
+        if after == "heartbeat":
+            b.heartbeat(i, {})
+        elif after == "second optimizer":
+            b.optimizer_step()
+        gpu.done = gpu.at
+    clock[0] = 4.0
+    b.optimizer_step()
+    assert _published_wait(reader) == pytest.approx(2.0, abs=0.15)
 
 
 @pytest.mark.parametrize("min_gap_s", [0.0, 3600.0], ids=["every span", "sampled"])
