@@ -1933,6 +1933,95 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    dist.init_process_group('gloo')\nRuntimeError: [../third_party/gloo/gloo/"
         "transport/tcp/pair.cc:799] connect [127.0.1.1]:25715: Connection refused\n",
         "/etc/hosts: 127.0.1.1 node1 replaced by 10.0.0.5 node1; GLOO_SOCKET_IFNAME=eth0\n"),
+    "lightning-torchrun-world-size": (
+        TRACE + "ValueError: You set `devices=2` and `num_nodes=1` in Lightning, but the product (2 * "
+        "1) does not match the world size (8).\n",
+        "torchrun --nproc-per-node 2 --nnodes 1 train.py: Trainer(devices=2, num_nodes=1) "
+        "matches the world size (2)\n"),
+    "fsdp-optimizer-before-wrap": (
+        TRACE + "ValueError: The optimizer does not seem to reference any FSDP parameters. HINT: Make "
+        "sure to create the optimizer after setting up the model by referencing "
+        "`self.trainer.model.parameters()` in the `configure_optimizers()` hook.\n",
+        "configure_optimizers: AdamW over self.trainer.model.parameters() (FSDP parameters)\n"),
+    "fsdp2-prepare-model-and-optimizer": (
+        TRACE + "ValueError: When using FSDP2, a model and optimizer must be passed together to "
+        "`Accelerator.prepare()` as the optimizer needs to have its parameters modified after "
+        "the model is converted.\n",
+        "model, optimizer = accelerator.prepare(model, optimizer)  # FSDP2, both together\n"),
+    "fsdp2-tied-embeddings": (
+        TRACE + "ValueError: FSDP2 mapping failed (missing: ['lm_head.weight']). This is likely due to "
+        "tied embeddings (config has tie_word_embeddings=True but checkpoint has separate "
+        "weights).\n",
+        "tie_word_embeddings=False; FSDP2 mapping of 291 parameters done\n"),
+    "fsdp2-reshard-strategy-name": (
+        TRACE + "ValueError: invalid truth value full_shard\n",
+        "fsdp_sharding_strategy: FULL_SHARD (fsdp_version: 1)\n"),
+    "zero3-16bit-save-disabled": (
+        TRACE + "ValueError: Cannot get 16bit model weights because "
+        "`stage3_gather_16bit_weights_on_model_save` in DeepSpeed config is False.\n",
+        "stage3_gather_16bit_weights_on_model_save: true; saved 16bit model weights\n"),
+    "lightning-loader-reinstantiation": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: Trying to inject "
+        "custom `Sampler` into the `BucketDataLoader` instance. This would fail as some of the "
+        "`__init__` arguments are not available as instance attributes.\n",
+        "Injected DistributedSampler into BucketDataLoader (use_distributed_sampler=True)\n"),
+    "rank-dataloader-empty": (
+        TRACE + "RuntimeError: `DataLoader` within local rank has zero length. Please make sure that "
+        "it returns at least 1 batch.\n",
+        "UserWarning: Total length of `DataLoader` across ranks is zero. Please make sure this "
+        "was your intention.\n"),
+    "lightning-foreign-launcher": (
+        TRACE + "RuntimeError: Lightning attempted to launch new distributed processes with "
+        "`local_rank > 0`. This should not happen.\n",
+        "LOCAL_RANK=1 set by torchrun (TORCHELASTIC_RUN_ID present): Lightning joins its processes\n"),
+    "lightning-weights-only-resume": (
+        TRACE + "KeyError: 'Trying to restore optimizer state but checkpoint contains only the model. "
+        "This is probably due to `ModelCheckpoint.save_weights_only` being set to `True`.'\n",
+        "ModelCheckpoint(save_weights_only=True): saved weights to last.ckpt\n"),
+    "lightning-resume-past-max-epochs": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: You restored a "
+        "checkpoint with current_epoch=20, but you have set Trainer(max_epochs=10).\n",
+        "`Trainer.fit` stopped: `max_epochs=10` reached.\n"),
+    "trainer-iterable-needs-max-steps": (
+        TRACE + "ValueError: train_dataset does not implement __len__, max_steps has to be specified\n",
+        "max_steps is given, it will override any value given in num_train_epochs\n"),
+    "accelerate-dispatch-uneven-batches": (
+        TRACE + "RuntimeError: You can't use batches of different size with `dispatch_batches=True` or "
+        "when using an `IterableDataset`.either pass `dispatch_batches=False` and have each "
+        "process fetch its own batch  or pass `split_batches=True`.\n",
+        "DataLoaderConfiguration(dispatch_batches=False): each process fetches its own batch\n"),
+    "trainer-fsdp-checkpoint-without-fsdp": (
+        TRACE + "ValueError: Checkpoint found at /out/checkpoint-1500 is only supported when using "
+        "PyTorch FSDP\n",
+        "Loading FSDP checkpoint from /out/checkpoint-1500 (fsdp: full_shard auto_wrap)\n"),
+    "deepspeed-device-indices": (
+        TRACE + "RuntimeError: The selected device indices [2, 3] don't match the local rank values of "
+        "processes. If you need to select GPUs at a specific index, set the "
+        "`CUDA_VISIBLE_DEVICES` environment variable instead.\n",
+        "CUDA_VISIBLE_DEVICES=2,3 with devices=2: local ranks 0 and 1\n"),
+    "trainer-no-model-columns": (
+        TRACE + "ValueError: No columns in the dataset match the model's forward method signature: "
+        "(input_ids, attention_mask, labels). The following columns have been ignored: "
+        "[text].\n",
+        "The following columns in the Training set don't have a corresponding argument in "
+        "`LlamaForCausalLM.forward` and have been ignored: text.\n"),
+    "trainer-model-no-loss": (
+        TRACE + "ValueError: The model did not return a loss from the inputs, only the following keys: "
+        "logits. For reference, the inputs it received are input_ids,attention_mask.\n",
+        "{'loss': 2.3141, 'grad_norm': 1.02, 'learning_rate': 2e-05, 'epoch': 0.1}\n"),
+    "lightning-monitor-key-missing": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: "
+        "`ModelCheckpoint(monitor='val_loss')` could not find the monitored key in the "
+        "returned metrics: ['train_loss', 'epoch', 'step'].\n",
+        "model_checkpoint.py:588: `ModelCheckpoint(monitor='val_loss')` could not find the "
+        "monitored key in the returned metrics: ['train_loss', 'epoch', 'step'].\n"),
+    "tf32-unsupported": (
+        TRACE + "ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n",
+        "tf32=True on A100 (compute capability 8.0)\n"),
+    "accelerate-save-iteration-reset": (
+        TRACE + "ValueError: Checkpoint directory /run/checkpoints/checkpoint_0 (0) already exists. "
+        "Please manually override `self.save_iteration` with what iteration to start with.\n",
+        "WARNING: Deleting 1 checkpoints to make room for new checkpoint.\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.every_pattern and not r.consequence]

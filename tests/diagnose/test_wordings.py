@@ -14,6 +14,7 @@ from wordings import (
     elastic,
     frameworks,
     hf,
+    loops,
     nccl,
     platforms,
     serving,
@@ -23,7 +24,7 @@ from wordings import (
 from safelaunch.diagnose import diagnose, from_text
 
 DOMAINS = {"accel": accel, "build": build, "checks": checks, "data": data, "ds": ds, "elastic": elastic,
-           "frameworks": frameworks, "hf": hf, "nccl": nccl, "platforms": platforms,
+           "frameworks": frameworks, "hf": hf, "loops": loops, "nccl": nccl, "platforms": platforms,
            "serving": serving, "torchcore": torchcore}
 WORDINGS = [pytest.param(text, rule_id, id=f"{name}-{number}-{rule_id}")
             for name, module in DOMAINS.items()
