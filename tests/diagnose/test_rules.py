@@ -2022,6 +2022,82 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "ValueError: Checkpoint directory /run/checkpoints/checkpoint_0 (0) already exists. "
         "Please manually override `self.save_iteration` with what iteration to start with.\n",
         "WARNING: Deleting 1 checkpoints to make room for new checkpoint.\n"),
+    "collate-unequal-sizes": (
+        TRACE + "RuntimeError: each element in list of batch should be of equal size\n",
+        "collate: padded 64 sequences to length 512 (pad_sequence)\n"),
+    "collate-unsupported-type": (
+        TRACE + "TypeError: default_collate: batch must contain tensors, numpy arrays, numbers, dicts "
+        "or lists; found <class 'PIL.Image.Image'>\n",
+        "transform: Resize(224), ToTensor(): batches of tensors\n"),
+    "checkpoint-pickled-main-class": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1784, in "
+        "find_class\n    return super().find_class(mod_name, name)\nAttributeError: Can't get "
+        "attribute 'ResNetClassifier' on <module '__main__' from 'evaluate.py'>\n",
+        "torch.load('model.pt'): state_dict loaded into ResNetClassifier from models.py\n"),
+    "fsdp-meta-params-not-materialized": (
+        TRACE + "RuntimeError: FSDP parameters should be materialized from meta device before "
+        "training, but the following were still on meta device: ['embed.weight']\n",
+        "model.to_empty(device='cuda'); model.init_weights(): parameters materialized\n"),
+    "fsdp-offload-params-on-gpu": (
+        TRACE + "RuntimeError: FSDP parameters should be materialized on CPU when enabling CPU "
+        "offloading. For example, load a CPU state dict or call "
+        "module.to_empty(device=\"cpu\").\n",
+        "CPUOffloadPolicy: sharded parameters kept on CPU\n"),
+    "fsdp-tied-params-split": (
+        TRACE + "ValueError: Parameter 'head.weight' is shared with a parameter already managed by "
+        "another FSDP group. For shared/tied parameters, use fully_shard([module_a, module_b]) "
+        "to place them in the same FSDP group.\n",
+        "fully_shard([model.embed, model.head]): tied weights in one FSDP group\n"),
+    "fsdp-scalar-param": (
+        TRACE + "ValueError: fully_shard doesn't support scalar parameters. Change logit_scale to a 1D "
+        "tensor with numel equal to 1.\n",
+        "logit_scale: 1-D parameter of 1 element, sharded\n"),
+    "fsdp-forward-not-through-root": (
+        TRACE + "RuntimeError: FSDP state has already been lazily initialized for layers.0\n",
+        "FSDP root: model (8 layers sharded) lazily initialized on its first forward\n"),
+    "fsdp-wrapped-twice": (
+        TRACE + "ValueError: FSDP auto wrapping requires modules to not already have FSDP applied but "
+        "found model.layers.0 in\n",
+        "FSDP auto wrapping: 32 LlamaDecoderLayer modules wrapped\n"),
+    "hsdp-mesh-unnamed": (
+        TRACE + "AssertionError: Please init the 2D mesh for HSDP with mesh_dim_names specified\n",
+        "init_device_mesh('cuda', (2, 4), mesh_dim_names=('replicate', 'shard'))\n"),
+    "tp-plan-wrong-module-type": (
+        TRACE + "NotImplementedError: ColwiseParallel currently only support nn.Linear and "
+        "nn.Embedding!\n",
+        "parallelize_module: ColwiseParallel on attn.q_proj (nn.Linear)\n"),
+    "pipeline-step-under-no-grad": (
+        TRACE + "RuntimeError: step() requires gradients to be enabled for backward computation; it "
+        "should not be used under torch.no_grad() context. Please call eval() instead.\n",
+        "schedule.eval(x): evaluation without backward\n"),
+    "iterable-dataset-sampler": (
+        TRACE + "ValueError: DataLoader with IterableDataset: expected unspecified sampler option, but "
+        "got sampler=<torch.utils.data.distributed.DistributedSampler object at "
+        "0x7f37cdb18f90>\n",
+        "split_dataset_by_node(ds, rank=0, world_size=2): streaming shard for this rank\n"),
+    "dataloader-options-need-workers": (
+        TRACE + "ValueError: persistent_workers option needs num_workers > 0\n",
+        "DataLoader(num_workers=4, persistent_workers=True, prefetch_factor=2)\n"),
+    "dataloader-batch-sampler-conflict": (
+        TRACE + "ValueError: batch_sampler option is mutually exclusive with batch_size, shuffle, "
+        "sampler, and drop_last\n",
+        "DataLoader(ds, batch_sampler=BucketSampler(lengths, 32))\n"),
+    "dataloader-timeout": (
+        TRACE + "RuntimeError: DataLoader timed out after 120 seconds\n",
+        "DataLoader(timeout=120): every batch within 2 s\n"),
+    "worker-stuck-in-kernel": (
+        TRACE + "E0612 10:14:03.512000 48213 "
+        "torch/distributed/elastic/agent/server/local_elastic_agent.py:554] [default] Worker "
+        "pid=48292 stuck in uninterruptible sleep (D-state) for 300.1s (>= 300.0s); marking "
+        "worker group UNHEALTHY and disabling restarts.\n",
+        "W0612 10:09:03.441000 48213 "
+        "torch/distributed/elastic/agent/server/local_elastic_agent.py:586] [default] Worker "
+        "pid=48292 entered uninterruptible sleep (D-state); will mark UNHEALTHY if it remains "
+        "for 300.0s.\n[rank0]: step 1300 loss 2.1\n"),
+    "backend-name-unknown": (
+        TRACE + "ValueError: Unknown backend 'ncll'. Specify a 'device:backend' string or use one of: "
+        "['gloo', 'nccl', 'xccl']\n",
+        "init_process_group(backend='nccl'): NCCL version 2.27.5\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.every_pattern and not r.consequence]

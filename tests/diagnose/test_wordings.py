@@ -19,13 +19,15 @@ from wordings import (
     platforms,
     serving,
     torchcore,
+    torchsrc,
 )
 
 from safelaunch.diagnose import diagnose, from_text
 
 DOMAINS = {"accel": accel, "build": build, "checks": checks, "data": data, "ds": ds, "elastic": elastic,
            "frameworks": frameworks, "hf": hf, "loops": loops, "nccl": nccl, "platforms": platforms,
-           "serving": serving, "torchcore": torchcore}
+           "serving": serving, "torchcore": torchcore,
+           "torchsrc": torchsrc}
 WORDINGS = [pytest.param(text, rule_id, id=f"{name}-{number}-{rule_id}")
             for name, module in DOMAINS.items()
             for number, (text, rule_id) in enumerate(module.WORDINGS)]
