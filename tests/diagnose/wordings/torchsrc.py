@@ -564,21 +564,29 @@ WORDINGS = [
      "model.layers.0 in\n[rank0]:FullyShardedDataParallel(\n[rank0]:  "
      "(_fsdp_wrapped_module): LlamaForCausalLM(\n",
      "fsdp-wrapped-twice"),
-    # torch/distributed/distributed_c10d.py:530  (torch 2.13.0)
-    ("[rank1]:Traceback (most recent call last):\n[rank1]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank1]:    main()\n[rank1]:  "
-     "File \"/home/alice/proj/train.py\", line 41, in main\n[rank1]:    "
-     "dist.init_process_group(backend=args.dist_backend)\n[rank1]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py\", line 83, "
-     "in wrapper\n[rank1]:    return func(*args, **kwargs)\n[rank1]:  File "
+    # torch/distributed/distributed_c10d.py:2072 (torch 2.13.0): init_process_group('ncll'),
+    # run here
+    ("[rank1]: Traceback (most recent call last):\n[rank1]:   File \"/home/bob/train.py\", "
+     "line 12, in <module>\n[rank1]:     dist.init_process_group(\"ncll\")\n[rank1]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line "
-     "1871, in init_process_group\n[rank1]:    default_pg, _ = "
-     "_new_process_group_helper(\n[rank1]:ValueError: Unknown backend 'ncll'. Specify a "
-     "'device:backend' string or use one of: ['gloo', 'nccl', 'xccl']\nE0612 "
-     "10:14:03.512000 48213 torch/distributed/elastic/multiprocessing/api.py:882] failed "
-     "(exitcode: 1) local_rank: 1 (pid: 48291) of binary: "
-     "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
+     "2072, in _new_process_group_helper\n[rank1]:     raise AssertionError(f\"Unknown "
+     "backend type {backend}\")\n[rank1]: AssertionError: Unknown backend type ncll\n",
      "backend-name-unknown"),
+    # split_group(backend=...) parses a device:backend string (distributed_c10d.py:530)
+    ("ValueError: Unknown backend 'ncll'. Specify a 'device:backend' string or use one of: "
+     "['gloo', 'nccl', 'xccl']\n", "backend-name-unknown"),
+    # torch.load of an empty file under weights_only=True (the default since torch 2.6)
+    ("  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1860, in "
+     "_legacy_load\n    magic_number = pickle_module.load(f, **pickle_load_args)\n  File "
+     "\"/venv/lib/python3.11/site-packages/torch/_weights_only_unpickler.py\", line 327, in "
+     "load\n    raise EOFError\nEOFError\n", "checkpoint-corrupt"),
+    # torchrun's teardown of a rank that would not die, after another rank's real error
+    ("[rank1]: Traceback (most recent call last):\n[rank1]:   File \"/home/bob/train.py\", "
+     "line 40, in <module>\n[rank1]:     y = batch['label_ids']\n[rank1]: KeyError: "
+     "'label_ids'\nW0612 10:14:03.412000 48213 torch/distributed/elastic/multiprocessing/"
+     "api.py:1010] Sending process 48290 closing signal SIGTERM\nE0612 10:15:03.413000 48213 "
+     "torch/distributed/elastic/multiprocessing/api.py:906] Process 48290 did not exit after "
+     "SIGKILL within 30s; abandoning and continuing teardown.\n", "python-exception"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_init.py:83  (torch 2.13.0)
     ("[rank0]: Traceback (most recent call last):\n[rank0]:   File "
      "\"/home/alice/proj/scen2.py\", line 13, in <module>\n[rank0]:     "
@@ -610,6 +618,9 @@ WORDINGS += [
 ]
 
 HEALTHY = [
+    # a retry wrapper that logs DataLoader's timeout and goes on
+    "2025-06-12 10:14:03,412 - WARNING - train.py:188 - DataLoader timed out after 600 "
+    "seconds; recreating the iterator (attempt 1/3)\nstep 4100 loss 1.93\nTraining finished\n",
     # torch 2.13's D-state watchdog warns first; the run goes on
     "W0612 10:09:03.441000 48213 torch/distributed/elastic/agent/server/"
     "local_elastic_agent.py:586] [default] Worker pid=48292 entered uninterruptible sleep "
