@@ -1,24 +1,13 @@
 """torch 2.13's own checks (DataLoader and its collate, FSDP1 and FSDP2, tensor and pipeline
 parallelism, torch.load, process groups and torchrun), cut from real runs or built on the
-frames that raise them, each diagnosed as its rule; and the lines with the same words that
-are something else or nothing."""
+frames that raise them (the last two frames kept), each diagnosed as its rule; and the lines
+with the same words that are something else or nothing."""
 
 from __future__ import annotations
 
 WORDINGS = [
     # torch/utils/data/_utils/collate.py:275  (torch 2.13.0)
     ("[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/worker.py\", line 374, "
-     "in _worker_loop\n[rank0]:    data = fetcher.fetch(index)  # type: "
-     "ignore[possibly-undefined]\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py\", line 45, "
-     "in fetch\n[rank0]:    return self.collate_fn(data)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "401, in default_collate\n[rank0]:    return collate(batch, "
-     "collate_fn_map=default_collate_fn_map)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "172, in collate\n[rank0]:    key: collate([d[key] for d in batch], "
-     "collate_fn_map=collate_fn_map)\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
      "155, in collate\n[rank0]:    return collate_fn_map[elem_type](batch, "
      "collate_fn_map=collate_fn_map)\n[rank0]:  File "
@@ -31,17 +20,8 @@ WORDINGS = [
      "(most recent call last):\n",
      "collate-unequal-sizes"),
     # torch/utils/data/_utils/collate.py:208  (torch 2.13.0)
-    ("  File \"/home/alice/proj/train.py\", line 168, in main\n    for step, batch in "
-     "enumerate(train_loader):\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 725, in "
-     "__next__\n    data = self._next_data()\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 785, in "
-     "_next_data\n    data = self._dataset_fetcher.fetch(index)  # may raise "
-     "StopIteration\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py\", line 45, "
-     "in fetch\n    return self.collate_fn(data)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "401, in default_collate\n    return collate(batch, "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", "
+     "line 401, in default_collate\n    return collate(batch, "
      "collate_fn_map=default_collate_fn_map)\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
      "208, in collate\n    raise RuntimeError(\"each element in list of batch should be "
@@ -49,16 +29,7 @@ WORDINGS = [
      "size\n",
      "collate-unequal-sizes"),
     # torch/distributed/fsdp/_init_utils.py:1177  (torch 2.13.0)
-    ("[rank0]:  File \"/home/alice/proj/train_fsdp.py\", line 301, in <module>\n[rank0]:  "
-     "  main()\n[rank0]:  File \"/home/alice/proj/train_fsdp.py\", line 120, in main\n"
-     "[rank0]:    model = FSDP(model, auto_wrap_policy=wrap_policy, "
-     "sync_module_states=True, mixed_precision=mp)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py\", "
-     "line 491, in __init__\n[rank0]:    # extension needs to be set before "
-     "`_init_param_handle_from_module()`\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", line "
-     "627, in _init_param_handle_from_module\n[rank0]:    "
-     "_sync_module_params_and_buffers(\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", line "
      "1161, in _sync_module_params_and_buffers\n[rank0]:    "
      "_check_module_states_for_sync_module_states(module_states)\n[rank0]:  File "
@@ -72,29 +43,15 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "fsdp-module-on-cpu"),
     # torch/serialization.py:2210 (find_class in _load)  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/evaluate.py\", line "
-     "4, in <module>\n    main()\n  File \"/home/alice/proj/evaluate.py\", line 3, in "
-     "main\n    model = torch.load(sys.argv[1], map_location=\"cpu\", "
-     "weights_only=(sys.argv[2]==\"1\"))\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1610, in load\n "
-     "   return _load(\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 2221, in _load\n"
-     "    result = unpickler.load()\n  File "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 2221, in "
+     "_load\n    result = unpickler.load()\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 2210, in "
      "find_class\n    return super().find_class(mod_name, name)\nAttributeError: Can't "
      "get attribute 'ResNetClassifier' on <module '__main__' from "
      "'/home/alice/proj/evaluate.py'>\n",
      "checkpoint-pickled-main-class"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py:1035  (torch 2.13.0)
-    ("[rank0]:   File \"/venv/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py\", "
-     "line 1446, in _fn\n[rank0]:     return fn(*args, **kwargs)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 311, in _pre_forward\n[rank0]:     args, kwargs = "
-     "self._root_pre_forward(module, args, kwargs)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 140, in _root_pre_forward\n[rank0]:     self._lazy_init()\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 215, in _lazy_init\n[rank0]:     fsdp_param_group.lazy_init()\n[rank0]:   File "
+    ("[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py\", "
      "line 308, in lazy_init\n[rank0]:     self._validate_no_meta_params()\n[rank0]:   "
      "File "
@@ -110,15 +67,6 @@ WORDINGS = [
      "fsdp-meta-params-not-materialized"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_state.py:224  (torch 2.13.0)
     ("[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_common.py\", "
-     "line 30, in wrapper\n[rank0]:     return torch._dynamo.disable(\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py\", line 1446, in "
-     "_fn\n[rank0]:     return fn(*args, **kwargs)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 311, in _pre_forward\n[rank0]:     args, kwargs = "
-     "self._root_pre_forward(module, args, kwargs)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 140, in _root_pre_forward\n[rank0]:     self._lazy_init()\n[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
      "line 210, in _lazy_init\n[rank0]:     self._validate_no_duplicate_params()\n"
      "[rank0]:   File "
@@ -132,33 +80,22 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\n",
      "fsdp-tied-params-split"),
     # torch/utils/data/dataloader.py:362  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/dl.py\", line 24, in "
-     "<module>\n    main()\n  File \"/home/alice/proj/dl.py\", line 12, in main\n    "
-     "loader = DataLoader(ds, batch_size=2, sampler=DistributedSampler(DS(), "
-     "num_replicas=2, rank=0))\n  File "
+    ("  File \"/home/alice/proj/dl.py\", line 12, in main\n    loader = DataLoader(ds, "
+     "batch_size=2, sampler=DistributedSampler(DS(), num_replicas=2, rank=0))\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 361, in "
      "__init__\n    raise ValueError(\nValueError: DataLoader with IterableDataset: "
      "expected unspecified sampler option, but got "
      "sampler=<torch.utils.data.distributed.DistributedSampler object at 0x7f37cdb18f90>\n",
      "iterable-dataset-sampler"),
     # torch/utils/data/dataloader.py:356  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/dl.py\", line 24, in "
-     "<module>\n    main()\n  File \"/home/alice/proj/dl.py\", line 16, in main\n    "
-     "loader = DataLoader(Stream(), batch_size=2, shuffle=True)\n  File "
+    ("  File \"/home/alice/proj/dl.py\", line 16, in main\n    loader = "
+     "DataLoader(Stream(), batch_size=2, shuffle=True)\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 355, in "
      "__init__\n    raise ValueError(\nValueError: DataLoader with IterableDataset: "
      "expected unspecified shuffle option, but got shuffle=True\n",
      "iterable-dataset-sampler"),
     # torch/distributed/pipelining/microbatch.py:204  (torch 2.13.0)
-    ("[rank0]:  File \"/home/alice/proj/train_pp.py\", line 88, in <module>\n[rank0]:    "
-     "main()\n[rank0]:  File \"/home/alice/proj/train_pp.py\", line 71, in main\n[rank0]: "
-     "   schedule.step(input_ids, target=labels, losses=losses)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/pipelining/schedules.py\", "
-     "line 775, in step\n[rank0]:    args_split, kwargs_split = self._split_inputs(args, "
-     "kwargs)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/pipelining/schedules.py\", "
-     "line 599, in _split_inputs\n[rank0]:    args_split, kwargs_split = "
-     "split_args_kwargs_into_chunks(\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/pipelining/microbatch.py\", "
      "line 455, in split_args_kwargs_into_chunks\n[rank0]:    args_split_dict = "
      "_shard_dict_of_args(\n[rank0]:  File "
@@ -170,16 +107,7 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "pipeline-batch-smaller-than-chunks"),
     # torch/multiprocessing/reductions.py:555 (C++ text from ATen MapAllocator)  (torch 2.13.0)
-    ("[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 725, in "
-     "__next__\n[rank0]:    data = self._next_data()\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 1505, "
-     "in _next_data\n[rank0]:    idx, data = self._get_data()\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 1454, "
-     "in _get_data\n[rank0]:    success, data = self._try_get_data()\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 1291, "
-     "in _try_get_data\n[rank0]:    data = self._data_queue.get(timeout=timeout)\n"
-     "[rank0]:  File \"/opt/conda/envs/train/lib/python3.11/multiprocessing/queues.py\", "
+    ("[rank0]:  File \"/opt/conda/envs/train/lib/python3.11/multiprocessing/queues.py\", "
      "line 122, in get\n[rank0]:    return _ForkingPickler.loads(res)\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/multiprocessing/reductions.py\", line "
      "555, in rebuild_storage_filename\n[rank0]:    storage = "
@@ -191,33 +119,21 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "shm-exhausted"),
     # torch/serialization.py:1886  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/evaluate.py\", line "
-     "4, in <module>\n    main()\n  File \"/home/alice/proj/evaluate.py\", line 3, in "
-     "main\n    model = torch.load(sys.argv[1], map_location=\"cpu\", "
-     "weights_only=(sys.argv[2]==\"1\"))\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1634, in load\n "
-     "   return _legacy_load(\n  File "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1634, in "
+     "load\n    return _legacy_load(\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1886, in "
      "_legacy_load\n    magic_number = pickle_module.load(f, **pickle_load_args)\n"
      "EOFError: Ran out of input\n",
      "checkpoint-corrupt"),
     # torch/serialization.py:1888  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/evaluate.py\", line "
-     "4, in <module>\n    main()\n  File \"/home/alice/proj/evaluate.py\", line 3, in "
-     "main\n    model = torch.load(sys.argv[1], map_location=\"cpu\", "
-     "weights_only=(sys.argv[2]==\"1\"))\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1634, in load\n "
-     "   return _legacy_load(\n  File "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1634, in "
+     "load\n    return _legacy_load(\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1888, in "
      "_legacy_load\n    raise RuntimeError(\"Invalid magic number; corrupt file?\")\n"
      "RuntimeError: Invalid magic number; corrupt file?\n",
      "checkpoint-corrupt"),
     # torch/distributed/distributed_c10d.py:1825  (torch 2.13.0)
-    ("[rank4]:Traceback (most recent call last):\n[rank4]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank4]:    main()\n[rank4]:  "
-     "File \"/home/alice/proj/train.py\", line 41, in main\n[rank4]:    "
-     "dist.init_process_group(backend=\"nccl\", "
-     "device_id=torch.device(f\"cuda:{local_rank}\"))\n[rank4]:  File "
+    ("[rank4]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py\", line 83, "
      "in wrapper\n[rank4]:    return func(*args, **kwargs)\n[rank4]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line "
@@ -229,10 +145,7 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "no-cuda-device"),
     # torch/distributed/fsdp/_init_utils.py:391  (torch 2.13.0)
-    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File "
-     "\"/home/alice/proj/scen.py\", line 71, in <module>\n[rank0]:     main()\n[rank0]:   "
-     "File \"/home/alice/proj/scen.py\", line 47, in main\n[rank0]:     m = FSDP(Net())\n"
-     "[rank0]:   File "
+    ("[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py\", "
      "line 427, in __init__\n[rank0]:     _init_device_handle(self, module, "
      "self._ignored_params, device_id)\n[rank0]:   File "
@@ -244,17 +157,8 @@ WORDINGS = [
      "local_rank: 0 (pid: 22664) of binary: /opt/conda/envs/train/bin/python\n",
      "torch-without-cuda"),
     # torch/utils/data/_utils/collate.py:112 (default_collate_err_msg_format, raised at :243)  (torch 2.13.0)
-    ("  File \"/home/alice/proj/train.py\", line 168, in main\n    for step, batch in "
-     "enumerate(train_loader):\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 725, in "
-     "__next__\n    data = self._next_data()\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 785, in "
-     "_next_data\n    data = self._dataset_fetcher.fetch(index)  # may raise "
-     "StopIteration\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py\", line 45, "
-     "in fetch\n    return self.collate_fn(data)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "401, in default_collate\n    return collate(batch, "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", "
+     "line 401, in default_collate\n    return collate(batch, "
      "collate_fn_map=default_collate_fn_map)\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
      "243, in collate\n    raise "
@@ -262,33 +166,13 @@ WORDINGS = [
      "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
      "found <class 'PIL.Image.Image'>\n",
      "collate-unsupported-type"),
-    # torch/utils/data/_utils/collate.py:243  (torch 2.13.0)
-    ("  File \"/home/alice/proj/train.py\", line 168, in main\n    for step, batch in "
-     "enumerate(train_loader):\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 725, in "
-     "__next__\n    data = self._next_data()\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 785, in "
-     "_next_data\n    data = self._dataset_fetcher.fetch(index)  # may raise "
-     "StopIteration\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/fetch.py\", line 45, "
-     "in fetch\n    return self.collate_fn(data)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "401, in default_collate\n    return collate(batch, "
-     "collate_fn_map=default_collate_fn_map)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
-     "243, in collate\n    raise "
-     "TypeError(default_collate_err_msg_format.format(elem_type))\nTypeError: "
-     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
-     "found <class 'NoneType'>\n",
-     "collate-unsupported-type"),
+    # collate.py:243 (torch 2.13.0): __getitem__ returned None for a sample
+    ("TypeError: default_collate: batch must contain tensors, numpy arrays, numbers, dicts or "
+     "lists; found <class 'NoneType'>\n", "collate-unsupported-type"),
     # torch/utils/data/dataloader.py:298  (torch 2.13.0)
-    ("[rank0]:Traceback (most recent call last):\n[rank0]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank0]:    main()\n[rank0]:  "
-     "File \"/home/alice/proj/train.py\", line 140, in main\n[rank0]:    train_loader = "
-     "build_loaders(args)\n[rank0]:  File \"/home/alice/proj/train.py\", line 97, in "
-     "build_loaders\n[rank0]:    train_loader = DataLoader(train_ds, "
-     "batch_size=args.batch_size, num_workers=args.workers, persistent_workers=True)\n"
-     "[rank0]:  File "
+    ("[rank0]:  File \"/home/alice/proj/train.py\", line 97, in build_loaders\n[rank0]:   "
+     " train_loader = DataLoader(train_ds, batch_size=args.batch_size, "
+     "num_workers=args.workers, persistent_workers=True)\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 298, in "
      "__init__\n[rank0]:    raise ValueError(\"persistent_workers option needs "
      "num_workers > 0\")\n[rank0]:ValueError: persistent_workers option needs num_workers "
@@ -298,13 +182,9 @@ WORDINGS = [
      "(most recent call last):\n",
      "dataloader-options-need-workers"),
     # torch/utils/data/dataloader.py:288  (torch 2.13.0)
-    ("[rank0]:Traceback (most recent call last):\n[rank0]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank0]:    main()\n[rank0]:  "
-     "File \"/home/alice/proj/train.py\", line 140, in main\n[rank0]:    train_loader = "
-     "build_loaders(args)\n[rank0]:  File \"/home/alice/proj/train.py\", line 97, in "
-     "build_loaders\n[rank0]:    train_loader = DataLoader(train_ds, "
-     "batch_size=args.batch_size, num_workers=args.workers, persistent_workers=True)\n"
-     "[rank0]:  File "
+    ("[rank0]:  File \"/home/alice/proj/train.py\", line 97, in build_loaders\n[rank0]:   "
+     " train_loader = DataLoader(train_ds, batch_size=args.batch_size, "
+     "num_workers=args.workers, persistent_workers=True)\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 285, in "
      "__init__\n[rank0]:    raise ValueError(\"timeout option should be non-negative\")\n"
      "[rank0]:ValueError: prefetch_factor option could only be specified in "
@@ -315,13 +195,7 @@ WORDINGS = [
      "(most recent call last):\n",
      "dataloader-options-need-workers"),
     # torch/distributed/fsdp/_init_utils.py:834  (torch 2.13.0)
-    ("[rank0]:Traceback (most recent call last):\n[rank0]:  File "
-     "\"/home/alice/proj/train_fsdp.py\", line 301, in <module>\n[rank0]:    main()\n"
-     "[rank0]:  File \"/home/alice/proj/train_fsdp.py\", line 120, in main\n[rank0]:    "
-     "model = FSDP(model, auto_wrap_policy=wrap_policy)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py\", "
-     "line 491, in __init__\n[rank0]:    # extension needs to be set before "
-     "`_init_param_handle_from_module()`\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", line "
      "571, in _init_param_handle_from_module\n[rank0]:    "
      "_check_single_device_module(fully_sharded_module, state._ignored_params, "
@@ -335,17 +209,7 @@ WORDINGS = [
      "(most recent call last):\n",
      "fsdp-module-on-cpu"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_init.py:336  (torch 2.13.0)
-    ("[rank0]:   File \"/home/alice/proj/scen.py\", line 44, in main\n[rank0]:     "
-     "fully_shard(m, mesh=mesh)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/_composable/contract.py\", "
-     "line 152, in wrapper\n[rank0]:     updated = func(inp_module, *args, **kwargs)\n"
-     "[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fully_shard.py\", "
-     "line 266, in fully_shard\n[rank0]:     arg_module, modules, managed_modules, "
-     "params, buffers = _get_modules_and_states(\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_init.py\", "
-     "line 565, in _get_modules_and_states\n[rank0]:     params, buffers = "
-     "_get_managed_states(managed_modules, ignored_params)\n[rank0]:   File "
+    ("[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_init.py\", "
      "line 359, in _get_managed_states\n[rank0]:     _verify_managed_param(name, param)\n"
      "[rank0]:   File "
@@ -357,14 +221,9 @@ WORDINGS = [
      "local_rank: 1 (pid: 22592) of binary: /opt/conda/envs/train/bin/python\n",
      "fsdp-scalar-param"),
     # torch/distributed/fsdp/_init_utils.py:557  (torch 2.13.0)
-    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File "
-     "\"/home/alice/proj/scen.py\", line 71, in <module>\n[rank0]:     main()\n[rank0]:   "
-     "File \"/home/alice/proj/scen.py\", line 51, in main\n[rank0]:     m = FSDP(m, "
-     "device_id=torch.device(\"cpu\"))\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py\", "
-     "line 493, in __init__\n[rank0]:     _init_param_handle_from_module(\n[rank0]:   "
-     "File \"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", "
-     "line 618, in _init_param_handle_from_module\n[rank0]:     "
+    ("[rank0]:   File "
+     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", line "
+     "618, in _init_param_handle_from_module\n[rank0]:     "
      "_verify_managed_params(fully_sharded_module, managed_params)\n[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_init_utils.py\", line "
      "556, in _verify_managed_params\n[rank0]:     raise ValueError(\n[rank0]: "
@@ -374,16 +233,7 @@ WORDINGS = [
      "local_rank: 0 (pid: 22828) of binary: /opt/conda/envs/train/bin/python\n",
      "fsdp-scalar-param"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_state.py:193  (torch 2.13.0)
-    ("[rank0]:   File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", "
-     "line 1811, in inner\n[rank0]:     args_kwargs_result = hook(self, args, kwargs)  # "
-     "type: ignore[misc]\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_common.py\", "
-     "line 30, in wrapper\n[rank0]:     return torch._dynamo.disable(\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py\", line 1446, in "
-     "_fn\n[rank0]:     return fn(*args, **kwargs)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 311, in _pre_forward\n[rank0]:     args, kwargs = "
-     "self._root_pre_forward(module, args, kwargs)\n[rank0]:   File "
+    ("[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
      "line 140, in _root_pre_forward\n[rank0]:     self._lazy_init()\n[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
@@ -394,15 +244,7 @@ WORDINGS = [
      "local_rank: 0 (pid: 22421) of binary: /opt/conda/envs/train/bin/python\n",
      "fsdp-forward-not-through-root"),
     # torch/distributed/tensor/parallel/style.py:160  (torch 2.13.0)
-    ("[rank0]:   File \"/home/alice/proj/scen.py\", line 55, in main\n[rank0]:     "
-     "parallelize_module(m, mesh, {\"layers.0.lin\": ColwiseParallel(), "
-     "\"layers.0.norm\": ColwiseParallel()})\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/tensor/parallel/api.py\", "
-     "line 123, in parallelize_module\n[rank0]:     parallelize_module(\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/tensor/parallel/api.py\", "
-     "line 123, in parallelize_module\n[rank0]:     parallelize_module(\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/tensor/parallel/api.py\", "
-     "line 131, in parallelize_module\n[rank0]:     parallelize_module(\n[rank0]:   File "
+    ("[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/tensor/parallel/api.py\", "
      "line 86, in parallelize_module\n[rank0]:     return parallelize_plan._apply(module, "
      "device_mesh)\n[rank0]:   File "
@@ -414,15 +256,7 @@ WORDINGS = [
      "local_rank: 0 (pid: 22936) of binary: /opt/conda/envs/train/bin/python\n",
      "tp-plan-wrong-module-type"),
     # torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py:1051  (torch 2.13.0)
-    ("[rank0]:  File \"/venv/lib/python3.11/site-packages/torch/_dynamo/eval_frame.py\", "
-     "line 1445, in _fn\n[rank0]:    return fn(*args, **kwargs)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 311, in _pre_forward\n[rank0]:    args, kwargs = "
-     "self._root_pre_forward(module, args, kwargs)\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 140, in _root_pre_forward\n[rank0]:    self._lazy_init()\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_state.py\", "
-     "line 215, in _lazy_init\n[rank0]:    fsdp_param_group.lazy_init()\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_param_group.py\", "
      "line 309, in lazy_init\n[rank0]:    self._validate_cpu_offload_params()\n[rank0]:  "
      "File "
@@ -439,16 +273,6 @@ WORDINGS = [
      "fsdp-offload-params-on-gpu"),
     # torch/distributed/elastic/rendezvous/utils.py:102  (torch 2.13.0)
     ("  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/registry.py\", "
-     "line 96, in get_rendezvous_handler\n    return "
-     "handler_registry.create_handler(params)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/api.py\", "
-     "line 377, in create_handler\n    handler = creator(params)\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/registry.py\", "
-     "line 46, in _create_c10d_handler\n    backend, store = create_backend(params)\n  "
-     "File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py\", "
-     "line 254, in create_backend\n    store = _create_tcp_store(params)\n  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py\", "
      "line 135, in _create_tcp_store\n    host, port = "
      "parse_rendezvous_endpoint(params.endpoint, default_port=DEFAULT_PORT)\n  File "
@@ -458,12 +282,7 @@ WORDINGS = [
      "65536.\n",
      "master-port-invalid"),
     # torch/utils/data/dataloader.py:1450  (torch 2.13.0)
-    ("[rank0]:Traceback (most recent call last):\n[rank0]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank0]:    main()\n[rank0]:  "
-     "File \"/home/alice/proj/train.py\", line 168, in main\n[rank0]:    for step, batch "
-     "in enumerate(train_loader):\n[rank0]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 725, in "
-     "__next__\n[rank0]:    data = self._next_data()\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 1505, "
      "in _next_data\n[rank0]:    idx, data = self._get_data()\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 1445, "
@@ -474,14 +293,9 @@ WORDINGS = [
      "(most recent call last):\n",
      "dataloader-timeout"),
     # torch/nn/parallel/distributed.py:2459  (torch 2.13.0)
-    ("[rank1]:Traceback (most recent call last):\n[rank1]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank1]:    main()\n[rank1]:  "
-     "File \"/home/alice/proj/train.py\", line 140, in main\n[rank1]:    loss = "
-     "criterion(model(images), targets)\n[rank1]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1778, in "
-     "_wrapped_call_impl\n[rank1]:    return self._call_impl(*args, **kwargs)\n[rank1]:  "
-     "File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1789, "
-     "in _call_impl\n[rank1]:    return forward_call(*args, **kwargs)\n[rank1]:  File "
+    ("[rank1]:  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", "
+     "line 1789, in _call_impl\n[rank1]:    return forward_call(*args, **kwargs)\n"
+     "[rank1]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py\", line 1886, "
      "in forward\n[rank1]:    inputs, kwargs = self._pre_forward(*inputs, **kwargs)\n"
      "[rank1]:ValueError: SyncBatchNorm layers only work with GPU modules\nE0612 "
@@ -490,10 +304,8 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "syncbn-without-ddp"),
     # torch/distributed/pipelining/schedules.py:763  (torch 2.13.0)
-    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File "
-     "\"/home/alice/proj/scen.py\", line 71, in <module>\n[rank0]:     main()\n[rank0]:   "
-     "File \"/home/alice/proj/scen.py\", line 65, in main\n[rank0]:     if rank == 0: "
-     "sched.step(torch.randn(4, 16))\n[rank0]:   File "
+    ("[rank0]:   File \"/home/alice/proj/scen.py\", line 65, in main\n[rank0]:     if "
+     "rank == 0: sched.step(torch.randn(4, 16))\n[rank0]:   File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/pipelining/schedules.py\", "
      "line 762, in step\n[rank0]:     raise RuntimeError(\n[rank0]: RuntimeError: step() "
      "requires gradients to be enabled for backward computation; it should not be used "
@@ -502,12 +314,7 @@ WORDINGS = [
      "local_rank: 0 (pid: 23073) of binary: /opt/conda/envs/train/bin/python\n",
      "pipeline-step-under-no-grad"),
     # torch/distributed/distributed_c10d.py:6014  (torch 2.13.0)
-    ("[rank1]:Traceback (most recent call last):\n[rank1]:  File "
-     "\"/home/alice/proj/train.py\", line 212, in <module>\n[rank1]:    main()\n[rank1]:  "
-     "File \"/home/alice/proj/train.py\", line 55, in main\n[rank1]:    tp_group = "
-     "dist.new_group(ranks=[r for r in range(start, start + 4)])\n[rank1]:  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py\", line 83, "
-     "in wrapper\n[rank1]:    return func(*args, **kwargs)\n[rank1]:  File "
+    ("[rank1]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line "
      "5863, in new_group\n[rank1]:    return _new_group_with_tag(\n[rank1]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", line "
@@ -518,13 +325,11 @@ WORDINGS = [
      "/opt/conda/envs/train/bin/python\nTraceback (most recent call last):\n",
      "device-mesh-too-big"),
     # torch/utils/data/dataloader.py:381  (torch 2.13.0)
-    ("Traceback (most recent call last):\n  File \"/home/alice/proj/dl.py\", line 24, in "
-     "<module>\n    main()\n  File \"/home/alice/proj/dl.py\", line 14, in main\n    "
-     "loader = DataLoader(DS(), batch_size=4, "
-     "batch_sampler=torch.utils.data.BatchSampler(range(10), 4, False))\n  File "
-     "\"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line 380, in "
-     "__init__\n    raise ValueError(\nValueError: batch_sampler option is mutually "
-     "exclusive with batch_size, shuffle, sampler, and drop_last\n",
+    ("  File \"/home/alice/proj/dl.py\", line 14, in main\n    loader = DataLoader(DS(), "
+     "batch_size=4, batch_sampler=torch.utils.data.BatchSampler(range(10), 4, False))\n  "
+     "File \"/venv/lib/python3.11/site-packages/torch/utils/data/dataloader.py\", line "
+     "380, in __init__\n    raise ValueError(\nValueError: batch_sampler option is "
+     "mutually exclusive with batch_size, shuffle, sampler, and drop_last\n",
      "dataloader-batch-sampler-conflict"),
     # torch/distributed/elastic/agent/server/local_elastic_agent.py:555  (torch 2.13.0)
     ("W0612 09:58:11.201000 48213 torch/distributed/run.py:803] \nW0612 09:58:11.201000 "
@@ -551,11 +356,7 @@ WORDINGS = [
      "recycled.\n",
      "worker-stuck-in-kernel"),
     # torch/distributed/fsdp/_wrap_utils.py:109  (torch 2.13.0)
-    ("[rank0]:Traceback (most recent call last):\n[rank0]:  File "
-     "\"/home/alice/proj/train_fsdp.py\", line 301, in <module>\n[rank0]:    main()\n"
-     "[rank0]:  File \"/home/alice/proj/train_fsdp.py\", line 122, in main\n[rank0]:    "
-     "model = FSDP(model, auto_wrap_policy=wrap_policy, "
-     "device_id=torch.cuda.current_device())\n[rank0]:  File "
+    ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/fully_sharded_data_parallel.py\", "
      "line 467, in __init__\n[rank0]:    _auto_wrap(\n[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_wrap_utils.py\", line "
@@ -564,6 +365,18 @@ WORDINGS = [
      "model.layers.0 in\n[rank0]:FullyShardedDataParallel(\n[rank0]:  "
      "(_fsdp_wrapped_module): LlamaForCausalLM(\n",
      "fsdp-wrapped-twice"),
+    # torch/distributed/fsdp/_fully_shard/_fsdp_init.py:83  (torch 2.13.0)
+    ("[rank0]:   File "
+     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fully_shard.py\", "
+     "line 243, in fully_shard\n[rank0]:     _validate_mesh(mesh, dp_mesh_dims)\n[rank0]: "
+     "  File "
+     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_init.py\", "
+     "line 82, in _validate_mesh\n[rank0]:     raise AssertionError(\n[rank0]: "
+     "AssertionError: Please init the 2D mesh for HSDP with mesh_dim_names specified\n"
+     "E1127 17:28:19.763000 26760 torch/distributed/elastic/multiprocessing/api.py:1002] "
+     "failed (exitcode: 1) local_rank: 0 (pid: 26763) of binary: "
+     "/opt/conda/envs/train/bin/python\n",
+     "hsdp-mesh-unnamed"),
     # torch/distributed/distributed_c10d.py:2072 (torch 2.13.0): init_process_group('ncll'),
     # run here
     ("[rank1]: Traceback (most recent call last):\n[rank1]:   File \"/home/bob/train.py\", "
@@ -587,23 +400,6 @@ WORDINGS = [
      "api.py:1010] Sending process 48290 closing signal SIGTERM\nE0612 10:15:03.413000 48213 "
      "torch/distributed/elastic/multiprocessing/api.py:906] Process 48290 did not exit after "
      "SIGKILL within 30s; abandoning and continuing teardown.\n", "python-exception"),
-    # torch/distributed/fsdp/_fully_shard/_fsdp_init.py:83  (torch 2.13.0)
-    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File "
-     "\"/home/alice/proj/scen2.py\", line 13, in <module>\n[rank0]:     "
-     "fully_shard(torch.nn.Linear(4,4), mesh=mesh)\n[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/_composable/contract.py\", "
-     "line 152, in wrapper\n[rank0]:     updated = func(inp_module, *args, **kwargs)\n"
-     "[rank0]:   File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fully_shard.py\", "
-     "line 243, in fully_shard\n[rank0]:     _validate_mesh(mesh, dp_mesh_dims)\n[rank0]: "
-     "  File "
-     "\"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_fully_shard/_fsdp_init.py\", "
-     "line 82, in _validate_mesh\n[rank0]:     raise AssertionError(\n[rank0]: "
-     "AssertionError: Please init the 2D mesh for HSDP with mesh_dim_names specified\n"
-     "E1127 17:28:19.763000 26760 torch/distributed/elastic/multiprocessing/api.py:1002] "
-     "failed (exitcode: 1) local_rank: 0 (pid: 26763) of binary: "
-     "/opt/conda/envs/train/bin/python\n",
-     "hsdp-mesh-unnamed"),
 ]
 
 # the same words raised elsewhere, each its own rule
