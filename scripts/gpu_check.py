@@ -780,10 +780,26 @@ def gpu_processes(ctx: Context, folder: Path) -> list[str] | None:
         run = execute(ctx, argv, timeout, folder, split_stdout=True, label="gpu-processes")
         if run.exit_code != 0 or run.stdout is None:
             return None
-        lines = [line for line in read_text(run.stdout).splitlines() if line.strip()]
+        lines = job_processes(read_text(run.stdout))
         if not lines:
             break
         time.sleep(1.0)
+    return lines
+
+
+MPS_SERVER = "nvidia-cuda-mps-server"
+"""CUDA's multi-process service runs its clients' kernels in a server process of its own, which
+stays on the GPU while the daemon runs: no process a job left."""
+
+
+def job_processes(query_output: str) -> list[str]:
+    """The lines of ``nvidia-smi --query-compute-apps=pid,process_name,...`` that are processes
+    of a job (not the MPS server)."""
+    lines = []
+    for line in query_output.splitlines():
+        fields = [field.strip() for field in line.split(",")]
+        if line.strip() and not (len(fields) > 1 and fields[1].endswith(MPS_SERVER)):
+            lines.append(line)
     return lines
 
 

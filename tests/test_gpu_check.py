@@ -191,3 +191,13 @@ def test_dry_run_leaves_results_within_the_limits(tmp_path: Path) -> None:
     assert "gpu_check/same-gpu-preflight/diagnose.stdout.txt" in members
     log = (out / "gpu_check.log").read_text()
     assert "DRY RUN" in log and "same-gpu-preflight" in log
+
+
+def test_the_mps_server_is_no_process_a_job_left_on_the_gpu():
+    # nvidia-smi's answer on the H200 with MPS running, after each job of the runs kept in
+    # tests/fixtures/gpu/real/h200-torch2.11-fsdp2/; and a job's rank still there
+    mps = "627, nvidia-cuda-mps-server, 66 MiB\n"
+    rank = "4242, /opt/torch/.venv/bin/python3, 1024 MiB\n"
+    assert gc.job_processes(mps) == []
+    assert gc.job_processes(mps + rank + "\n") == [rank.strip()]
+    assert gc.job_processes("627, /usr/bin/nvidia-cuda-mps-server, 66 MiB") == []

@@ -2094,6 +2094,18 @@ CASES: dict[str, tuple[str, str]] = {
         "torch/distributed/elastic/agent/server/local_elastic_agent.py:586] [default] Worker "
         "pid=48292 entered uninterruptible sleep (D-state); will mark UNHEALTHY if it remains "
         "for 300.0s.\n[rank0]: step 1300 loss 2.1\n"),
+    "store-address-other-service": (
+        "[W1127 18:36:59.252079884 TCPStore.cpp:340] [c10d] TCP client failed to "
+        "connect/validate to host 10.0.0.5:29500 - retrying (try=0, timeout=900000ms, "
+        "delay=329ms): Ping failed, invalid value returned from server. Expected: 24287, Got: "
+        "1347703880\n" + TRACE + "    dist.init_process_group('gloo')\n"
+        "torch.distributed.DistStoreError: TCP client failed to connect/validate "
+        "to host 10.0.0.5:29500 - timed out (try=9, timeout=900000ms): Ping failed, invalid "
+        "value returned from server. Expected: 24287, Got: 1347703880\n",
+        "[W1127 18:36:59.252079884 TCPStore.cpp:340] [c10d] TCP client failed to "
+        "connect/validate to host 10.0.0.5:29500 - retrying (try=0, timeout=900000ms, "
+        "delay=329ms): Ping failed, invalid value returned from server. Expected: 24287, Got: "
+        "1347703880\n[rank0]: step 1 loss 2.30\n"),
     "backend-name-unknown": (
         TRACE + "ValueError: Unknown backend 'ncll'. Specify a 'device:backend' string or use one of: "
         "['gloo', 'nccl', 'xccl']\n",
@@ -2202,11 +2214,13 @@ def test_the_node_that_survived_a_killed_peer_is_a_witness():
 def test_a_node_stalled_at_the_stores_retries_has_a_failed_rendezvous():
     # torch 2.13's own output (recorded: a node whose MASTER_ADDR:PORT answered with something
     # other than a store, stopped after 40 s): TCPStore's retry warnings, each under its C++
-    # backtrace, until the log ends; retries that reach the store and go on stay quiet
+    # backtrace, until the log ends; retries that reach the store and go on stay quiet.  Its
+    # ping read "HTTP" back (1347703880): something else answers there, then the rendezvous
     path = Path(__file__).resolve().parents[1] / "fixtures" / "recorded"
     text = (path / "torchrun-store-unreachable.log").read_text("utf-8")
     result = diagnose(from_text(text, "node1.log"))
-    assert [f.id for f in result.findings][:1] == ["rendezvous-failed"], result.findings
+    assert [f.id for f in result.findings][:2] == [
+        "store-address-other-service", "rendezvous-failed"], result.findings
     retry = text[:text.index("\n\n") + 2]  # the first warning and its backtrace
     assert diagnose(from_text(retry * 2 + "step 1 loss 2.30\n", "ok.log")).status == "no_failure"
 

@@ -55,12 +55,13 @@ WORDINGS = [
     ("[W socket.cpp:401] [c10d] The client socket has timed out while trying to connect to "
      "10.0.0.1:29500.\n" + STORE_FRAME + "RuntimeError: The client socket has failed to connect "
      "to any network address on (10.0.0.1, 29500).\n", "rendezvous-failed"),
-    # torch 2.x TCPStore.cpp: the client's last try
+    # torch 2.x TCPStore.cpp: the client's last try; its ping read back "SSH-" (759714643):
+    # an SSH server answers on that port, not the store
     ("[E419 13:27:42.317323202 TCPStore.cpp:390] [c10d] TCP client failed to connect/validate "
      "to host nccl-master:29500 - timed out (try=0, timeout=120000ms): Ping failed, invalid "
      "value returned from server. Expected: 3058192, Got: 759714643\n" + STORE_FRAME
      + "torch.distributed.DistNetworkError: Ping failed, invalid value returned from server. "
-     "Expected: 3058192, Got: 759714643\n", "rendezvous-failed"),
+     "Expected: 3058192, Got: 759714643\n", "store-address-other-service"),
     # torch 2.x socket.cpp: "of" (older releases said "on")
     (STORE_FRAME + "torch.distributed.DistNetworkError: The client socket has failed to connect "
      "to any network address of (master-0, 23456). The client socket has failed to connect to "
