@@ -163,10 +163,10 @@ STRAGGLERS = H200.parent / "h200-torch2.11-stragglers"
 their own), ``shared-gpu/`` without it (the ranks' kernels take turns on the GPU)."""
 
 
-def _summary(run: str) -> dict:
+def _summary(run: str, folder: Path | None = None) -> dict:
     import json
 
-    return json.loads((STRAGGLERS / run / "summary.json").read_text())
+    return json.loads(((folder or STRAGGLERS) / run / "summary.json").read_text())
 
 
 @pytest.mark.parametrize("run", ["mps/nccl-straggler-2x", "mps/nccl-straggler-1.3x",
@@ -210,9 +210,7 @@ FSDP2 = H200.parent / "h200-torch2.11-fsdp2"
 
 
 def _fsdp2(run: str) -> list[dict]:
-    import json
-
-    summary = json.loads((FSDP2 / run / "summary.json").read_text())
+    summary = _summary(run, FSDP2)
     assert summary["status"] == "succeeded"
     return summary["stragglers"]
 
