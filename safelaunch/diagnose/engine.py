@@ -530,6 +530,11 @@ GLOG_WARNING = re.compile(r"\[W(?:\d{4})? |(?:^|[\s\]:])W\d{4} \d\d:")
 """A line torch's C++ code logged at its warning level (``[W socket.cpp:558]``,
 ``[rank0]:[W1123 ...``), after whatever prefixes a logger or a pod put before it."""
 
+ROUTINE_ONCE = re.compile(r"network addresses of \(.{1,300}?\) cannot be retrieved")
+"""A warning of torch's that working runs print once as a matter of course (c10d's IPv6
+lookup, before it reaches its peers over IPv4); a connect that timed out or found no route
+is no such line."""
+
 
 ALONE_MAX = 4096
 """A log longer than this is more than one quoted line."""
@@ -537,14 +542,16 @@ ALONE_MAX = 4096
 
 def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
     """The log stops at the warning.  Not a log that is one of torch's own logged warnings
-    alone, once (c10d's IPv6 lookup, printed by runs that reach their peers over IPv4): that
-    is a line someone quoted, not a run seen stopping there; a retry that never succeeds
-    repeats it, a run that got there shows lines before it."""
+    alone, once, that working runs print as a matter of course (c10d's IPv6 lookup): that is
+    a line someone quoted, not a run seen stopping there; a retry that never succeeds repeats
+    it, a run that got there shows lines before it.  A lone connect that timed out is the
+    failure someone quoted."""
     if not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or not any(
         log.path == e.file and len(log.text) <= ALONE_MAX
         and "\n" not in (alone := log.text.strip()) and GLOG_WARNING.search(alone, 0, 300)
+        and ROUTINE_ONCE.search(alone)
         for log in logs.texts for e in warned)
 
 

@@ -342,6 +342,15 @@ CASES: dict[str, tuple[str, str]] = {
         "local network address. port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, "
         "message: address already in use\n",
         "MASTER_PORT=29500 (checked: free)\n"),
+    "master-addr-unreachable": (
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [10.0.0.1]:29500 "
+        "(errno: 110 - Connection timed out).\n" * 2
+        + "torch.distributed.DistStoreError: The client socket has timed out after 600000ms "
+        "while trying to connect to (10.0.0.1, 29500).\n",
+        # a rank that retried while node 0 came up, then trained
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [10.0.0.1]:29500 "
+        "(errno: 110 - Connection timed out).\n" * 2
+        + "".join(f"step {n} loss 2.{n:02d}\n" for n in range(5))),
     "rendezvous-failed": (
         "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
         "the C10d store has failed. See inner exception for details.\n",

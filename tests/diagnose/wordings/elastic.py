@@ -65,7 +65,7 @@ WORDINGS = [
     # torch 2.x socket.cpp: "of" (older releases said "on")
     (STORE_FRAME + "torch.distributed.DistNetworkError: The client socket has failed to connect "
      "to any network address of (master-0, 23456). The client socket has failed to connect to "
-     "master-0:23456 (errno: 113 - No route to host).\n", "rendezvous-failed"),
+     "master-0:23456 (errno: 113 - No route to host).\n", "master-addr-unreachable"),
     # torch 2.x c10d_rendezvous_backend.py
     (RUN_PY + "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The "
      "connection to the C10d store has failed. See inner exception for details.\n",
@@ -110,13 +110,18 @@ WORDINGS = [
     (STORE_FRAME + "torch.distributed.DistNetworkError: The server socket has failed to listen "
      "on any local network address. The server socket has failed to bind to [::]:29500 "
      "(errno: 98 - Address already in use).\n", "address-in-use"),
-    # c10d socket.cpp's retry warning (torch 2.x, and on Windows), the log stopping at it
+    # c10d socket.cpp's retry warning (torch 2.x, and on Windows), the log stopping at it: the
+    # address answers nothing (refused would be a store not up yet)
     ("Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2\n" + "[W socket.cpp:663] [c10d] "
      "The client socket has failed to connect to [node-0]:29500 (errno: 110 - Connection timed "
-     "out).\n" * 2, "rendezvous-failed"),
+     "out).\n" * 2, "master-addr-unreachable"),
     ("[W C:\\actions-runner\\_work\\pytorch\\pytorch\\torch\\csrc\\distributed\\c10d\\socket"
      ".cpp:601] [c10d] The client socket has failed to connect to [node-0]:58152 (system error: "
-     "10060 - A connection attempt failed).\n" * 2, "rendezvous-failed"),
+     "10060 - A connection attempt failed).\n" * 2, "master-addr-unreachable"),
+    # the same warning alone, as quoted from a run that stopped at it: a connect that timed
+    # out is no line working runs print once and go on after
+    ("[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:10.0.0.1]:"
+     "29500 (errno: 110 - Connection timed out).\n", "master-addr-unreachable"),
 ]
 
 HEALTHY = [
