@@ -221,6 +221,9 @@ SHAPES = [
     re.compile(r": Assertion [`'][^\n]{1,300}' failed\."),
     re.compile(r"Segmentation fault"),
     re.compile(r"\(core dumped\)"),
+    # Ray's actor that failed in its constructor (its __init__ raised: the actor is dead,
+    # whatever its traceback that follows shows)
+    re.compile(r"^Exception raised in creation task: The actor died"),
     # glog's CHECK (the process aborts after it: torch's and Ray's C++ code), at a message's
     # start or after its source location; Go's panic (an operator's or a tool's end)
     re.compile(r"^(?:Check failed: \S|panic: \S)"),

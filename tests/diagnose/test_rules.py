@@ -351,6 +351,18 @@ CASES: dict[str, tuple[str, str]] = {
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [10.0.0.1]:29500 "
         "(errno: 110 - Connection timed out).\n" * 2
         + "".join(f"step {n} loss 2.{n:02d}\n" for n in range(5))),
+    # torch_xla 1.x's XRT client (xrt_computation_client.cc)
+    "tpu-vm-runtime-version": (
+        "RuntimeError: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:421 : Check "
+        "failed: session->session()->Run(session_work->feed_inputs, session_work->outputs_handles"
+        ", &outputs) == ::tensorflow::Status::OK() (Not found: Op type not registered "
+        "'XRTAllocateFromTensor' in binary running on t1v-n-1055e3aa-w-0. Make sure the Op and "
+        "Kernel are registered in the binary running in this process.\n",
+        "INFO: ops registered in binary running on t1v-n-1055e3aa-w-0: XRTAllocateFromTensor\n"),
+    "xla-xrt-tpu-v4-num-devices": (
+        "RuntimeError: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:1403 : Check "
+        "failed: parsed_device.id <= topology_proto->num_tpu_devices_per_task() (5 vs. 4)\n",
+        "topology: num_tpu_devices_per_task=4, parsed_device.id=3\n"),
     "rendezvous-failed": (
         "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
         "the C10d store has failed. See inner exception for details.\n",
@@ -2318,6 +2330,8 @@ def test_glog_prefixed_traceback_is_read():
     "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(widget)\n",
     "socket.timeout: timed out\n",
     "ray.exceptions.RayTaskError(WidgetError): ray::Widget.frob() (pid=81, ip=10.0.0.3)\n",
+    "(Widget pid=81) Exception raised in creation task: The actor died because of an error "
+    "raised in its creation task, ray::Widget.__init__() (pid=81, ip=10.0.0.3)\n",
     # a compiler's error, torch's store sockets, nccl-tests' wrong results, nvidia-smi's ERR!
     "widget/frob.cu:12:10: fatal error: widget.h: No such file or directory\n",
     "[E1127 04:00:00 socket.cpp:1011] The server socket has failed to listen on any local "
