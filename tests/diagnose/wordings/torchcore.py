@@ -119,6 +119,14 @@ WORDINGS = [
     (TRACE + "ImportError: cannot import name '_copy_state_dict' from "
      "'torch.distributed._state_dict_utils' (/venv/lib/python3.11/site-packages/torch/"
      "distributed/_state_dict_utils.py)\n", "library-version-skew"),
+    # the same quoted without its path: torch is no project folder of the script's; nor is
+    # a library of its stack; a folder 'datasets' of the project's own is the wrong folder
+    ("ImportError: cannot import name '_copy_state_dict' from "
+     "'torch.distributed._state_dict_utils'\n", "library-version-skew"),
+    (TRACE + "ImportError: cannot import name 'is_torch_greater_or_equal' from "
+     "'transformers.utils'\n", "library-version-skew"),
+    (TRACE + "ImportError: cannot import name 'load_dataset' from 'datasets'\n",
+     "module-not-found"),
     # a file missing where it is read is the script's own error, not a missing output folder
     ("Traceback (most recent call last):\n  File \"train.py\", line 15, in <module>\n"
      "    cfg = open(args.config)\n"
