@@ -363,6 +363,29 @@ CASES: dict[str, tuple[str, str]] = {
         "RuntimeError: tensorflow/compiler/xla/xla_client/xrt_computation_client.cc:1403 : Check "
         "failed: parsed_device.id <= topology_proto->num_tpu_devices_per_task() (5 vs. 4)\n",
         "topology: num_tpu_devices_per_task=4, parsed_device.id=3\n"),
+    # MapAllocator.cpp's mmap of a shared tensor failing with ENOMEM (the map count); the
+    # same call failing otherwise is /dev/shm's
+    "mmap-count-limit": (
+        TRACE + "RuntimeError: unable to mmap 4096 bytes from file </torch_362873_3123855485_"
+        "63350>: Cannot allocate memory (12)\n",
+        "vm.max_map_count = 65530; mapped 4096 bytes from file </torch_362873_3123855485_63350>\n"),
+    "visible-devices-uuid": (
+        TRACE + "ValueError: invalid literal for int() with base 10: "
+        "'MIG-74d68ce8-f74a-5408-a325-06b493f31c14'\n",
+        "CUDA_VISIBLE_DEVICES=MIG-74d68ce8-f74a-5408-a325-06b493f31c14 (1 device)\n"),
+    # transformer_engine/common/fused_attn (TransformerEngine 1.12)
+    "te-fused-attn-unsupported-shape": (
+        "RuntimeError: /opt/TransformerEngine/transformer_engine/common/fused_attn/"
+        "fused_attn_f16_arbitrary_seqlen.cu:681 in function operator(): cuDNN Error: No valid "
+        "engine configs for MUL_Reduction_MUL_Matmul_Reshape_Matmul_IDENTITY_. For more "
+        "information, enable cuDNN error logging\n",
+        "[INFO] fused_attn backend: F16_arbitrary_seqlen (cuDNN engine configs: 3 valid)\n"),
+    # sat/mpu/initialize.py (SwissArmyTransformer)
+    "sat-node-group-needs-local-world-size": (
+        "  File \"/opt/conda/lib/python3.10/site-packages/sat/mpu/initialize.py\", line 122, in "
+        "get_node_group\n    assert _NODE_GROUP is not None, \\\nAssertionError: node group is "
+        "not initialized, please pass LOCAL_WORLD_SIZE environment variable.\n",
+        "LOCAL_WORLD_SIZE=4: node group initialized\n"),
     "rendezvous-failed": (
         "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
         "the C10d store has failed. See inner exception for details.\n",

@@ -299,6 +299,17 @@ WORDINGS = [
     (TRACE + "ValueError: Size mismatch between saved torch.Size([32000, 4096]) and current: "
      "torch.Size([32001, 4096]) for model.embed_tokens.weight\n",
      "state-dict-keys"),
+    # cuDNN 8 loading a sub-library from a system CUDA first on LD_LIBRARY_PATH
+    ("Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-12.1/lib/"
+     "libcudnn_cnn_train.so.8: undefined symbol: _ZN5cudnn3cnn34layerNormFwd_execute_internal"
+     "_implERKNS_7backend11VariantPackEP11CUstream_st, version libcudnn_cnn_infer.so.8\n",
+     "cuda-libraries-mixed"),
+    # MapAllocator's mmap of a shared tensor: ENOMEM is the count of mappings, where another
+    # failure of the same call stays /dev/shm's
+    (TRACE + "RuntimeError: unable to mmap 29764 bytes from file </torch_10182_3020184674_63991>:"
+     " Cannot allocate memory (12)\n", "mmap-count-limit"),
+    (TRACE + "RuntimeError: unable to mmap 29764 bytes from file </torch_10182_3020184674_63991>:"
+     " No such device (19)\n", "shm-exhausted"),
 ]
 
 HEALTHY = [
