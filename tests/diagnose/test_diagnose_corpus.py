@@ -15,8 +15,8 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 449
-# thirteen dev excerpts end before their failure or show a run that stopped with no failure
+DEV_RIGHT_FIRST_FLOOR = 461
+# sixteen dev excerpts end before their failure or show a run that stopped with no failure
 # line (cut where the thread's paste or its search excerpt ended, only benign warnings or
 # INFO lines shown, or a hang that printed nothing): deepspeed-4002, torchgeo-1198, xla-3883,
 # wenet-812 (a hang), nccl-257 (nccl-tests hanging), nccl-697 (the interface list, its error
@@ -25,8 +25,10 @@ DEV_RIGHT_FIRST_FLOOR = 449
 # sidecar proxy's debug lines), matcha-tts-57 (a hung Lightning run: its command and config
 # tree, nothing after), nccl-147 (NCCL's INFO trace of each rank's first broadcast, the
 # desync only in their counts), vall-e-86 (a hang: half the ranks' "end of dataloader" INFO
-# lines, nothing after)
-DEV_NO_KNOWN_FAILURE_CEILING = 13
+# lines, nothing after), nccl-2079 (a hang: the topology table only), 1cat-vllm-652 (vLLM's
+# stall line cut mid-word), neftune-10 (autograd's in-place message quoted in prose,
+# without its exception)
+DEV_NO_KNOWN_FAILURE_CEILING = 16
 
 
 def test_the_corpus_is_all_there():

@@ -386,6 +386,25 @@ CASES: dict[str, tuple[str, str]] = {
         "get_node_group\n    assert _NODE_GROUP is not None, \\\nAssertionError: node group is "
         "not initialized, please pass LOCAL_WORLD_SIZE environment variable.\n",
         "LOCAL_WORLD_SIZE=4: node group initialized\n"),
+    # DeepSpeed 0.16 runtime/zero/stage_1_and_2.py
+    "deepspeed-backward-outside-engine": (
+        TRACE + "    loss.backward()\nAttributeError: 'DeepSpeedZeroOptimizer' object has no "
+        "attribute 'ipg_index'\n",
+        "[INFO] DeepSpeedZeroOptimizer: ipg_index reset after engine.backward\n"),
+    # torchtitan/distributed/parallel_dims.py
+    "parallelize-requests-disabled-mesh": (
+        TRACE + "ValueError: Mesh 'tp' is not available. Ensure the corresponding parallelism "
+        "dimension is enabled (size > 1).\n",
+        "[titan] Mesh 'dp_shard' is available: size 4\n"),
+    # vLLM's shm_broadcast.py, then the engine's own timeout (its run stalled); once, then
+    # steps, it is a long first step
+    "vllm-workers-stalled": (
+        "(EngineCore pid=81) INFO [shm_broadcast.py:705] No available shared memory broadcast "
+        "block found in 60 seconds. This typically happens when some processes are hanging.\n"
+        * 3 + TRACE + "TimeoutError: RPC call to execute_model timed out.\n",
+        "(EngineCore pid=81) INFO [shm_broadcast.py:705] No available shared memory broadcast "
+        "block found in 60 seconds.\n"
+        + "".join(f"INFO Avg generation throughput: {n}.0 tokens/s\n" for n in range(3))),
     "rendezvous-failed": (
         "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
         "the C10d store has failed. See inner exception for details.\n",

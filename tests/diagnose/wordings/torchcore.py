@@ -310,6 +310,9 @@ WORDINGS = [
      " Cannot allocate memory (12)\n", "mmap-count-limit"),
     (TRACE + "RuntimeError: unable to mmap 29764 bytes from file </torch_10182_3020184674_63991>:"
      " No such device (19)\n", "shm-exhausted"),
+    # ATen's dtype check of lerp_'s end (an fp32 EMA weight and a bf16 model's)
+    (TRACE + "    tgt.lerp_(src, weight)\nRuntimeError: expected dtype float for `end` but got "
+     "dtype c10::BFloat16\n", "dtype-mismatch"),
 ]
 
 HEALTHY = [
