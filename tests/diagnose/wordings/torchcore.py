@@ -313,6 +313,12 @@ WORDINGS = [
     # ATen's dtype check of lerp_'s end (an fp32 EMA weight and a bf16 model's)
     (TRACE + "    tgt.lerp_(src, weight)\nRuntimeError: expected dtype float for `end` but got "
      "dtype c10::BFloat16\n", "dtype-mismatch"),
+    # a module of torch's stack without an attribute of another release (torch.compile is
+    # torch 2's; a model class a newer transformers has)
+    (TRACE + "    model = torch.compile(model)\nAttributeError: module 'torch' has no attribute "
+     "'compile'\n", "library-version-skew"),
+    (TRACE + "AttributeError: module 'transformers' has no attribute "
+     "'Qwen3VLForConditionalGeneration'\n", "library-version-skew"),
 ]
 
 HEALTHY = [
