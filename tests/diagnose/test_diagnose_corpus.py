@@ -15,8 +15,8 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 461
-# sixteen dev excerpts end before their failure or show a run that stopped with no failure
+DEV_RIGHT_FIRST_FLOOR = 464
+# seventeen dev excerpts end before their failure or show a run that stopped with no failure
 # line (cut where the thread's paste or its search excerpt ended, only benign warnings or
 # INFO lines shown, or a hang that printed nothing): deepspeed-4002, torchgeo-1198, xla-3883,
 # wenet-812 (a hang), nccl-257 (nccl-tests hanging), nccl-697 (the interface list, its error
@@ -27,8 +27,9 @@ DEV_RIGHT_FIRST_FLOOR = 461
 # desync only in their counts), vall-e-86 (a hang: half the ranks' "end of dataloader" INFO
 # lines, nothing after), nccl-2079 (a hang: the topology table only), 1cat-vllm-652 (vLLM's
 # stall line cut mid-word), neftune-10 (autograd's in-place message quoted in prose,
-# without its exception)
-DEV_NO_KNOWN_FAILURE_CEILING = 16
+# without its exception), jobset-603 (c10d's IPv6 lookup warning alone, which working runs
+# print once too)
+DEV_NO_KNOWN_FAILURE_CEILING = 17
 
 
 def test_the_corpus_is_all_there():

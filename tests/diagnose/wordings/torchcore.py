@@ -319,6 +319,10 @@ WORDINGS = [
      "'compile'\n", "library-version-skew"),
     (TRACE + "AttributeError: module 'transformers' has no attribute "
      "'Qwen3VLForConditionalGeneration'\n", "library-version-skew"),
+    # NCCL misc/socket.cc: a peer connecting over InfiniBand's channel where this node
+    # listens on sockets (nodes on different transports)
+    ("user:16899:16961 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 4 != 3\n"
+     "user:16899:16961 [0] NCCL INFO misc/socket.cc:561 -> 3\n", "nccl-network"),
 ]
 
 HEALTHY = [
