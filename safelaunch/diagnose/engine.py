@@ -21,7 +21,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from safelaunch.diagnose import launchers, recased, tracebacks
-from safelaunch.diagnose.kb import Fact, Pattern, Rule, load_rules
+from safelaunch.diagnose.kb import Fact, Pattern, Rule, keyword, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
 from safelaunch.diagnose.reading import cut_lines_joined, unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
@@ -530,10 +530,10 @@ GLOG_WARNING = re.compile(r"\[W(?:\d{4})? |(?:^|[\s\]:])W\d{4} \d\d:")
 """A line torch's C++ code logged at its warning level (``[W socket.cpp:558]``,
 ``[rank0]:[W1123 ...``), after whatever prefixes a logger or a pod put before it."""
 
-ROUTINE_ONCE = re.compile(r"network addresses of \(.{1,300}?\) cannot be retrieved")
-"""A warning of torch's that working runs print once as a matter of course (c10d's IPv6
-lookup, before it reaches its peers over IPv4); a connect that timed out or found no route
-is no such line."""
+CONNECT_UNANSWERED = re.compile(r"failed to connect to \S{1,300} \((?:errno: (?:101|110|113)"
+                                r"|system error: (?:10051|1006[05])) - ")
+"""c10d's connect that timed out or found no route: alone in a log, the failure someone quoted
+from a run stopped there (a working run that retried goes on after it)."""
 
 
 ALONE_MAX = 4096
@@ -542,24 +542,33 @@ ALONE_MAX = 4096
 
 def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
     """The log stops at the warning.  Not a log that is one of torch's own logged warnings
-    alone, once, that working runs print as a matter of course (c10d's IPv6 lookup): that is
-    a line someone quoted, not a run seen stopping there; a retry that never succeeds repeats
-    it, a run that got there shows lines before it.  A lone connect that timed out is the
-    failure someone quoted."""
+    alone, once (c10d's IPv6 lookup and TCPStore's retry, printed by runs that then reach
+    their peers): that is a line someone quoted, not a run seen stopping there; a retry that
+    never succeeds repeats it, a run that got there shows lines before it.  A lone connect
+    that timed out or found no route is the failure someone quoted."""
     if not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or not any(
         log.path == e.file and len(log.text) <= ALONE_MAX
         and "\n" not in (alone := log.text.strip()) and GLOG_WARNING.search(alone, 0, 300)
-        and ROUTINE_ONCE.search(alone)
+        and not CONNECT_UNANSWERED.search(alone)
         for log in logs.texts for e in warned)
+
+
+REACHED = [Pattern(text, keyword(text), False) for text in (
+    # torchrun's agent, Lightning, torch's store-based barrier (torch < 2.3), NCCL's init
+    r"Rendezvous complete for workers", r"All distributed processes registered",
+    r"Completed store-based barrier", r"NCCL INFO [^\n]{0,300}?Init COMPLETE")]
+"""Lines that show the ranks reached each other: a connect warning before one of them was a
+retry that then got through, not the cause of a rendezvous failure after it (a store gone at
+the job's end)."""
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
             logs: LogSet) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
-    rule's evidence, ``with``, with no other exception between them), or where the log stops
-    at it."""
+    rule's evidence, ``with``, with no other exception and no sign that the ranks met between
+    them), or where the log stops at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
     if not warned or _stuck_at(warned, logs):
         return warned
@@ -571,6 +580,8 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     # a run that went on and failed apart (its peers' rendezvous then lost the failed rank)
     apart = [e for e in _raised(sources.logs, sources.echoes + companions)
              if not any(e.file == b.file and e.line == b.line for b in beside)]
+    apart += sources.of(replace(rule, patterns=REACHED, warnings=[], paired=[], near=[],
+                                from_exceptions=False, from_failures=False))
     if any(_nothing_between(w, b, apart) for w in warned for b in beside):
         return warned
     return []

@@ -177,3 +177,53 @@ def test_connect_retries_long_before_a_store_timeout_do_not_take_its_place() -> 
             + "Traceback (most recent call last):\n  File \"train.py\", line 80, in <module>\n"
             "    dist.barrier()\ntorch.distributed.DistStoreError: Socket Timeout\n")
     assert [f.id for f in diagnose(from_text(text, "late.log")).findings][:1] == ["store-timeout"]
+
+
+# This round's review: each text reproduced a wrong answer of the first version of the rules
+TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\", line 3, in <module>\n"
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    # a file of the project's own hides the package: its path follows the message
+    (TRACE_AT + "ImportError: cannot import name 'nn' from 'torch' (/home/alice/torch.py)\n",
+     "module-not-found"),
+    (TRACE_AT + "AttributeError: module 'trl' has no attribute 'SFTTrainer' (consider renaming "
+     "'/home/alice/trl.py' since it has the same name as the library you intended to import)\n",
+     "python-exception"),
+    # a typo Python suggests the name for
+    (TRACE_AT + "AttributeError: module 'torch' has no attribute 'tensr'. Did you mean: "
+     "'tensor'?\n", "python-exception"),
+    # a checkpoint mapped whole by torch.load(mmap=True): the address space, not the map count
+    (TRACE_AT + "RuntimeError: unable to mmap 137438953472 bytes from file </data/ckpt/"
+     "consolidated.00.pth>: Cannot allocate memory (12)\n", "python-exception"),
+    # the old MIG form (MIG-GPU-<uuid>/<gi>/<ci>)
+    (TRACE_AT + "ValueError: invalid literal for int() with base 10: "
+     "'MIG-GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f/7/0'\n", "visible-devices-uuid"),
+])
+def test_this_rounds_review_findings(text: str, first: str) -> None:
+    assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
+
+
+@pytest.mark.parametrize("text", [
+    # a library's warning of what it caught, in a run that finished
+    "WARNING:widgetlib:optional kernels off: AttributeError: module 'triton' has no attribute "
+    "'language'\nepoch 1 step 100 loss 2.31\ntraining finished, saved checkpoint\n",
+    # TCPStore's first retry alone: working runs print it and then connect
+    "[W1123 10:01:02.123456 123 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate "
+    "to host 10.0.0.2:29500 - retrying (try=0, timeout=600000ms, delay=82ms): Connection reset "
+    "by peer\n",
+])
+def test_this_rounds_review_quiet_lines(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure", text
+
+
+def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_failure() -> None:
+    text = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+            "[node0.cluster]:29500 (errno: 113 - No route to host).\n"
+            "[INFO] [default] Rendezvous complete for workers. Result:\n"
+            + "".join(f"[rank2]: step {n} loss 2.{n:02d}\n" for n in range(20))
+            + "Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in "
+            "<module>\ntorch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The "
+            "connection to the C10d store has failed. See inner exception for details.\n")
+    ids = [f.id for f in diagnose(from_text(text, "x.log")).findings]
+    assert ids[:1] == ["rendezvous-failed"] and "master-addr-unreachable" not in ids

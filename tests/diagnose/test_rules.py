@@ -396,15 +396,6 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "ValueError: Mesh 'tp' is not available. Ensure the corresponding parallelism "
         "dimension is enabled (size > 1).\n",
         "[titan] Mesh 'dp_shard' is available: size 4\n"),
-    # vLLM's shm_broadcast.py, then the engine's own timeout (its run stalled); once, then
-    # steps, it is a long first step
-    "vllm-workers-stalled": (
-        "(EngineCore pid=81) INFO [shm_broadcast.py:705] No available shared memory broadcast "
-        "block found in 60 seconds. This typically happens when some processes are hanging.\n"
-        * 3 + TRACE + "TimeoutError: RPC call to execute_model timed out.\n",
-        "(EngineCore pid=81) INFO [shm_broadcast.py:705] No available shared memory broadcast "
-        "block found in 60 seconds.\n"
-        + "".join(f"INFO Avg generation throughput: {n}.0 tokens/s\n" for n in range(3))),
     "rendezvous-failed": (
         "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to "
         "the C10d store has failed. See inner exception for details.\n",
