@@ -789,7 +789,7 @@ class _Quoting:
                       key=lambda e: e.rank != self.root)[:MAX_EVIDENCE]
 
     def _fact_evidence(self, rule: Rule) -> list[Evidence]:
-        return [Evidence(None, 0, text, "summary.json")
+        return [Evidence(None, 0, text, self.logs.fact_file)
                 for fact in rule.facts
                 for text in self.logs.fact_evidence.get(fact, [])[:MAX_EVIDENCE]]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from safelaunch.diagnose import launchers, tracebacks
+from safelaunch.diagnose import launchers, nccl_trace, tracebacks
 from safelaunch.diagnose.kb import Fact
 from safelaunch.diagnose.reading import (
     Text,
@@ -78,6 +78,8 @@ class LogSet:
     fact_ranks: dict[Fact, tuple[int, ...]] = field(default_factory=dict)
     """The ranks a fact names as responsible, where it names any (the flight recorder's rank
     that never entered a collective, which need not be the rank that failed first)."""
+    fact_file: str = "summary.json"
+    """Where the facts were read: a run directory's summary, or the pasted log itself."""
 
     @property
     def failing(self) -> bool:
@@ -381,7 +383,7 @@ def from_text(text: str, source: str) -> LogSet:
 
 def from_body(body: Text, source: str) -> LogSet:
     labels = launchers.label_style(body.text)
-    logs = LogSet([LogText(body, source, None, labels)], source)
+    logs = LogSet([LogText(body, source, None, labels)], source, fact_file=source)
     report = launchers.root_cause(body.text)
     if report.rank is None and report.returncode is None and (joined := unwrapped(body)):
         rejoined = launchers.root_cause(joined.text)  # a report a terminal wrapped
@@ -393,6 +395,8 @@ def from_body(body: Text, source: str) -> LogSet:
     logs.failed = True if report.failed else None
     for fact in report.facts:
         logs.add_fact(fact, [TEXT_FACT_EVIDENCE[fact]])
+    if desynced := nccl_trace.desyncs(body.text):
+        logs.add_fact(Fact.COLLECTIVE_DESYNC, desynced)
     _exit_fact(logs)
     _lost_peer_fact(logs)
     return logs

@@ -1,0 +1,127 @@
+"""NCCL's trace of each collective in a pasted log (``NCCL_DEBUG=INFO`` with
+``NCCL_DEBUG_SUBSYS=COLL`` or ``ALL``, enqueue.cc's ``"%s: opCount %lx sendbuff %p recvbuff %p
+count %zu datatype %d op %d root %d comm %p [nranks=%d] stream %p"``).
+
+The ranks of one communicator issue the same collective with the same count, datatype,
+reduction and root at each ``opCount``; where they differ, they desynchronised, and each waits
+for a partner that never comes (the text-log twin of the flight recorder's desync).  A
+communicator is only known by its size here (its address differs in each process): a size is
+read only where no more members than that printed lines for it (an excerpt may show fewer)
+and no process holds two communicators of that size on one GPU, so two groups of one size
+(tensor and data parallel of 2 in a 4-rank job) are not compared with each other."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+MARK = " opCount "
+CALL = re.compile(
+    r" NCCL INFO (?P<op>[A-Za-z]{1,40}): opCount (?P<seq>[0-9a-fA-F]{1,16}) sendbuff \S{1,40} "
+    r"recvbuff \S{1,40} count (?P<count>\d{1,20}) datatype (?P<dtype>\d{1,4}) op "
+    r"(?P<redop>\d{1,4}) root (?P<root>-?\d{1,9}) comm (?P<comm>\S{1,40}) "
+    r"\[nranks=(?P<nranks>\d{1,7})\]")
+"""The call, from its literal start (the engine then skips to it at memchr speed)."""
+WHO_MAX = 300
+"""How far before the call NCCL's prefix of the line (host:pid:tid [cudaDev]) is looked for."""
+POINT_TO_POINT = frozenset({"Send", "Recv"})
+"""Their counts and peers differ between the two ends by design."""
+MAX_LINES = 100_000
+WINDOW = 4 << 20
+MAX_MEMBERS = 4096
+MAX_SEQS = 100_000
+
+
+@dataclass(frozen=True)
+class Call:
+    op: str
+    count: str
+    dtype: str
+    redop: str
+    root: str
+
+    def __str__(self) -> str:
+        return (f"{self.op} count {self.count} datatype {self.dtype} op {self.redop} "
+                f"root {self.root}")
+
+
+Member = tuple[str, str, str, str]
+"""One rank of one communicator: host, pid, CUDA device and the communicator's address."""
+
+
+def _windows(text: str) -> list[str]:
+    """The log's start and its end, where it is long: a desync shows at the start (ranks
+    that set out apart) or at the end (the collective the run hangs in)."""
+    if len(text) <= 2 * WINDOW:
+        return [text]
+    return [text[:WINDOW], text[-WINDOW:]]
+
+
+def _calls(text: str) -> dict[int, dict[Member, dict[int, Call]]]:
+    """Each communicator size's members and what each issued at each opCount (the first
+    line of an opCount kept; bounded in lines, members and opCounts)."""
+    sizes: dict[int, dict[Member, dict[int, Call]]] = {}
+    matches = (match for window in _windows(text) for match in CALL.finditer(window))
+    for match in itertools.islice(matches, MAX_LINES):
+        window = match.string
+        who = _who(window[max(0, match.start() - WHO_MAX):match.start()])
+        if who is None or match["op"] in POINT_TO_POINT:
+            continue
+        members = sizes.setdefault(int(match["nranks"]), {})
+        member = (*who, match["comm"])
+        if member not in members and len(members) >= MAX_MEMBERS:
+            continue
+        seqs = members.setdefault(member, {})
+        seq = int(match["seq"], 16)
+        if seq not in seqs and len(seqs) < MAX_SEQS:
+            seqs[seq] = Call(match["op"], match["count"], match["dtype"], match["redop"],
+                             match["root"])
+    return sizes
+
+
+def _who(head: str) -> tuple[str, str, str] | None:
+    """Host, pid and CUDA device from NCCL's prefix at the end of ``head``
+    (``host:pid:tid [dev]``, after whatever a launcher or a grep put before it)."""
+    bracket = head.rfind(" [")
+    dev = head[bracket + 2:-1]
+    if bracket < 0 or not head.endswith("]") or not dev.isdigit():
+        return None
+    parts = head[:bracket].rsplit(":", 2)
+    if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
+        return None
+    host = parts[0].rsplit(":", 1)[-1].split()[-1:] or [""]
+    return (host[0], parts[1], dev) if host[0] else None
+
+
+def _name(member: Member) -> str:
+    host, pid, dev, _ = member
+    return f"{host}:{pid} [{dev}]"
+
+
+def desyncs(text: str) -> list[str]:
+    """One sentence per communicator whose members issued different collectives at the same
+    opCount (the first such opCount), naming the members that differ from the most."""
+    if MARK not in text or "NCCL INFO" not in text:
+        return []
+    found = []
+    for nranks, members in sorted(_calls(text).items()):
+        places = Counter(member[:3] for member in members)
+        if not 2 <= len(members) <= nranks or max(places.values()) > 1:
+            continue  # several groups of one size
+        common = set.intersection(*(set(seqs) for seqs in members.values()))
+        for seq in sorted(common):
+            calls = {member: seqs[seq] for member, seqs in members.items()}
+            counts = Counter(calls.values())
+            if len(counts) < 2:
+                continue
+            usual, _ = counts.most_common(1)[0]
+            odd = [member for member, call in calls.items() if call != usual]
+            shown = ", ".join(f"{_name(m)} {calls[m]}" for m in odd[:4])
+            more = f" and {len(odd) - 4} more" if len(odd) > 4 else ""
+            found.append(f"NCCL's collective trace, opCount {seq:x} of a {nranks}-rank "
+                         f"communicator: {shown}{more}, where the other "
+                         f"{len(members) - len(odd)} in the log issued {usual}")
+            break
+    return found

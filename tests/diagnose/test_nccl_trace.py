@@ -1,0 +1,84 @@
+"""NCCL's collective trace (NCCL_DEBUG_SUBSYS=COLL) read for a desync: lines in enqueue.cc's
+format, one communicator's ranks compared at each opCount."""
+
+from __future__ import annotations
+
+from safelaunch.diagnose import diagnose, from_text, nccl_trace
+
+HOSTS = ("node-a", "node-b")
+
+
+def _line(rank: int, seq: int, op: str = "AllReduce", count: int = 1024, dtype: int = 7,
+          nranks: int = 2, comm: str = "", dev: int | None = None) -> str:
+    host, pid = HOSTS[rank % 2], 4100 + rank
+    dev = rank // 2 if dev is None else dev
+    comm = comm or f"0x55d{rank}0a000"
+    return (f"{host}:{pid}:{pid + 50} [{dev}] NCCL INFO {op}: opCount {seq:x} sendbuff "
+            f"0x7f{rank}a00000 recvbuff 0x7f{rank}b00000 count {count} datatype {dtype} op 0 "
+            f"root 0 comm {comm} [nranks={nranks}] stream 0x55e{rank}0b000\n")
+
+
+def _steps(ranks: int, steps: int, **odd: int) -> str:
+    """``steps`` all-reduces of every rank, the last one of rank 1 with ``odd`` values."""
+    lines = []
+    for seq in range(steps):
+        for rank in range(ranks):
+            change = odd if rank == 1 and seq == steps - 1 else {}
+            lines.append(_line(rank, seq, nranks=ranks, **change))
+    return "".join(lines)
+
+
+def test_ranks_that_issued_different_collectives_are_a_desync() -> None:
+    text = _steps(4, 6, count=512)
+    result = diagnose(from_text(text, "nccl.log"))
+    assert result.findings[0].id == "hang-collective-desync"
+    quoted = result.findings[0].evidence[0].text
+    assert "opCount 5 of a 4-rank communicator" in quoted
+    assert "node-b:4101 [0] AllReduce count 512" in quoted
+    assert "other 3 in the log issued AllReduce count 1024" in quoted
+
+
+def test_an_excerpt_of_some_ranks_is_read_too() -> None:
+    text = _line(0, 0, "Broadcast", 25503912, 6, nranks=8) + "".join(
+        _line(rank, 0, "Broadcast", 53, 4, nranks=8) for rank in range(1, 5))
+    assert nccl_trace.desyncs(text)[0].startswith("NCCL's collective trace, opCount 0 of a "
+                                                  "8-rank communicator: node-a:4100 [0]")
+
+
+def test_a_trace_whose_ranks_agree_is_no_failure() -> None:
+    text = "".join(_line(rank, seq, op, count)
+                   for seq, (op, count) in enumerate([("Broadcast", 9), ("AllReduce", 1024),
+                                                      ("AllGather", 64), ("AllReduce", 8)])
+                   for rank in range(2))
+    assert nccl_trace.desyncs(text) == []
+    assert diagnose(from_text(text, "nccl.log")).status == "no_failure"
+
+
+def test_two_communicators_of_one_size_in_a_process_are_not_compared() -> None:
+    # tensor and data parallel groups of 2 in a 4-rank job: rank 0 has one of each
+    text = (_line(0, 0, count=4096, comm="0xaaa") + _line(0, 0, count=77, comm="0xbbb")
+            + _line(1, 0, count=4096, comm="0xccc"))
+    assert nccl_trace.desyncs(text) == []
+
+
+def test_more_members_than_the_size_are_several_groups() -> None:
+    text = "".join(_line(rank, 0, count=100 + rank % 2) for rank in range(4))
+    assert nccl_trace.desyncs(text) == []
+
+
+def test_point_to_point_calls_differ_by_design() -> None:
+    text = _line(0, 0, "Send", 10) + _line(1, 0, "Recv", 99)
+    assert nccl_trace.desyncs(text) == []
+
+
+def test_lines_that_only_look_like_the_trace_are_ignored() -> None:
+    text = ("NCCL INFO AllReduce: opCount what sendbuff\n" + "opCount " * 5000 + "\n"
+            + "x" * 100_000 + " opCount 1\n")
+    assert nccl_trace.desyncs(text) == []
+
+
+def test_a_long_trace_is_read_at_its_start_and_its_end() -> None:
+    steps = 2 * nccl_trace.WINDOW // 300 + 100  # two ranks' lines run past both windows
+    text = _steps(2, steps, count=5)
+    assert len(text) > 2 * nccl_trace.WINDOW
+    assert f"opCount {steps - 1:x} of a 2-rank" in nccl_trace.desyncs(text)[0]
