@@ -309,7 +309,7 @@ WORDINGS = [
     (TRACE + "RuntimeError: unable to mmap 29764 bytes from file </torch_10182_3020184674_63991>:"
      " Cannot allocate memory (12)\n", "mmap-count-limit"),
     # the same from a real torch 2.13 run: share_memory_() of 256 MiB tensors under ulimit -v
-    ("  File \"/venv/lib/python3.11/site-packages/torch/storage.py\", line 450, in "
+    ("  File \"/venv/lib/python3.11/site-packages/torch/storage.py\", line 527, in "
      "_share_fd_cpu_\n    return super()._share_fd_cpu_(*args, **kwargs)\nRuntimeError: unable "
      "to mmap 268435456 bytes from file </torch_29988_2277609459_19>: Cannot allocate memory "
      "(12)\n", "mmap-count-limit"),
