@@ -383,6 +383,14 @@ def _echo_rules(rules: tuple[Rule, ...]) -> list[Rule]:
 
 TRACEBACK_HEADS = Rule(id="traceback-heads", title="", explain="", fixes=[], patterns=[
     Pattern(re.escape(launchers.TRACEBACK), launchers.TRACEBACK, False)])
+REACHED = Rule(id="ranks-reached", title="", explain="", fixes=[], patterns=[
+    Pattern(text, keyword(text), False) for text in (
+        # torchrun's agent, Lightning, torch's store-based barrier (torch < 2.3), NCCL's init
+        r"Rendezvous complete for workers", r"All distributed processes registered",
+        r"Completed store-based barrier", r"NCCL INFO [^\n]{0,300}?Init COMPLETE")])
+"""Lines that show the ranks reached each other: a connect warning before one of them was a
+retry that then got through, not the cause of a rendezvous failure after it (a store gone at
+the job's end)."""
 
 
 @dataclass
@@ -423,6 +431,12 @@ class _EvidenceSources:
         """Where each traceback begins (what no pair of lines may have between them), looked
         for once a diagnosis, not once a paired rule."""
         return self.of(TRACEBACK_HEADS)
+
+    @cached_property
+    def reached(self) -> list[Evidence]:
+        """Where the ranks showed they reached each other (``REACHED``), looked for once a
+        diagnosis, not once a warning rule."""
+        return self.of(REACHED)
 
 
 def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> bool:
@@ -530,38 +544,24 @@ GLOG_WARNING = re.compile(r"\[W(?:\d{4})? |(?:^|[\s\]:])W\d{4} \d\d:")
 """A line torch's C++ code logged at its warning level (``[W socket.cpp:558]``,
 ``[rank0]:[W1123 ...``), after whatever prefixes a logger or a pod put before it."""
 
-CONNECT_UNANSWERED = re.compile(r"failed to connect to \S{1,300} \((?:errno: (?:101|110|113)"
-                                r"|system error: (?:10051|1006[05])) - ")
-"""c10d's connect that timed out or found no route: alone in a log, the failure someone quoted
-from a run stopped there (a working run that retried goes on after it)."""
-
 
 ALONE_MAX = 4096
 """A log longer than this is more than one quoted line."""
 
 
-def _stuck_at(warned: list[Evidence], logs: LogSet) -> bool:
+def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
     """The log stops at the warning.  Not a log that is one of torch's own logged warnings
     alone, once (c10d's IPv6 lookup and TCPStore's retry, printed by runs that then reach
     their peers): that is a line someone quoted, not a run seen stopping there; a retry that
-    never succeeds repeats it, a run that got there shows lines before it.  A lone connect
-    that timed out or found no route is the failure someone quoted."""
+    never succeeds repeats it, a run that got there shows lines before it.  A rule whose
+    warning no working run prints once (``alone``: a connect that timed out) counts there
+    too: it is the failure someone quoted."""
     if not _where_it_stopped(warned, logs):
         return False
-    return len(warned) > 1 or not any(
+    return len(warned) > 1 or rule.alone or not any(
         log.path == e.file and len(log.text) <= ALONE_MAX
         and "\n" not in (alone := log.text.strip()) and GLOG_WARNING.search(alone, 0, 300)
-        and not CONNECT_UNANSWERED.search(alone)
         for log in logs.texts for e in warned)
-
-
-REACHED = [Pattern(text, keyword(text), False) for text in (
-    # torchrun's agent, Lightning, torch's store-based barrier (torch < 2.3), NCCL's init
-    r"Rendezvous complete for workers", r"All distributed processes registered",
-    r"Completed store-based barrier", r"NCCL INFO [^\n]{0,300}?Init COMPLETE")]
-"""Lines that show the ranks reached each other: a connect warning before one of them was a
-retry that then got through, not the cause of a rendezvous failure after it (a store gone at
-the job's end)."""
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
@@ -570,7 +570,7 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     rule's evidence, ``with``, with no other exception and no sign that the ranks met between
     them), or where the log stops at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
-    if not warned or _stuck_at(warned, logs):
+    if not warned or _stuck_at(rule, warned, logs):
         return warned
     companions = [other for other in rules if other.id in rule.with_rules]
     beside = [e for other in companions for e in sources.of(other)]
@@ -580,8 +580,7 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
     # a run that went on and failed apart (its peers' rendezvous then lost the failed rank)
     apart = [e for e in _raised(sources.logs, sources.echoes + companions)
              if not any(e.file == b.file and e.line == b.line for b in beside)]
-    apart += sources.of(replace(rule, patterns=REACHED, warnings=[], paired=[], near=[],
-                                from_exceptions=False, from_failures=False))
+    apart += sources.reached
     if any(_nothing_between(w, b, apart) for w in warned for b in beside):
         return warned
     return []

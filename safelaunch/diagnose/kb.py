@@ -103,6 +103,9 @@ class Rule:
     """Patterns of a warning that is evidence only beside one of ``with_rules``' evidence or
     where the log ends at it: a cause beside the failure it leads to, noise before another."""
     with_rules: tuple[str, ...] = ()
+    alone: bool = False
+    """Its warning counts as a log's only line too: no line working runs print once (a
+    connect that timed out), so one quoted alone is the failure someone saw."""
     paired: list[Pattern] = field(default_factory=list)
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""
@@ -176,8 +179,8 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with", "paired", "near", "near_lines",
-             "stopped_in"}
+             "symptom", "needs_failure", "warnings", "with", "alone", "paired", "near",
+             "near_lines", "stopped_in"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -206,6 +209,7 @@ def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> R
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
+                alone=bool(raw.get("alone", False)),
                 paired=paired, near=near, near_lines=_near_lines(raw, where),
                 stopped_in=stopped_in)
 
@@ -231,6 +235,8 @@ def _conditional_patterns(raw: dict[str, Any], where: str, keywords: dict[str, s
     warnings = _patterns(raw, where, keywords, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
+    if raw.get("alone") and not warnings:
+        raise ConfigError(f"{where}: 'alone' is about its 'warnings'")
     paired = _patterns(raw, where, keywords, "paired")
     near = _patterns(raw, where, keywords, "near")
     if bool(paired) != bool(near):

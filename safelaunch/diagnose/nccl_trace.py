@@ -91,8 +91,8 @@ def _who(head: str) -> tuple[str, str, str] | None:
     parts = head[:bracket].rsplit(":", 2)
     if len(parts) != 3 or not (parts[1].isdigit() and parts[2].isdigit()):
         return None
-    host = parts[0].rsplit(":", 1)[-1].split()[-1:] or [""]
-    return (host[0], parts[1], dev) if host[0] else None
+    words = parts[0].rsplit(":", 1)[-1].split()
+    return (words[-1], parts[1], dev) if words else None
 
 
 def _name(member: Member) -> str:

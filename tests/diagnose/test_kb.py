@@ -64,13 +64,16 @@ WARNED_RULE = """
 def test_a_rules_warning_comes_with_the_rules_it_needs():
     rule = parse_rules(WARNED_RULE.format(body='  warnings: ["a warning"]\n  with: [other]'))[0]
     assert [p.regex.pattern for p in rule.warnings] == ["a warning"] and not rule.patterns
-    assert rule.with_rules == ("other",)
+    assert rule.with_rules == ("other",) and not rule.alone
+    alone = WARNED_RULE.format(body='  warnings: ["a warning"]\n  with: [other]\n  alone: true')
+    assert parse_rules(alone)[0].alone
 
 
 @pytest.mark.parametrize(("body", "says"), [
     ('  warnings: ["a warning"]', "'warnings' and 'with' go together"),
     ('  patterns: ["x failed"]\n  with: [other]', "'warnings' and 'with' go together"),
     ('  warnings: ["a warning"]\n  with: [nothing]', "'with' names no rule ['nothing']"),
+    ('  patterns: ["x failed"]\n  alone: true', "'alone' is about its 'warnings'"),
 ])
 def test_a_warning_without_its_rules_is_refused_in_one_line(body, says):
     with pytest.raises(ConfigError) as err:
