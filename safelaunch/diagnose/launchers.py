@@ -67,6 +67,12 @@ HOSTED = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|(?=[\w.-]{0,250}\d)[a-z][a-z0-
 """pdsh's host before every line (DeepSpeed's multi-node runner: ``worker-1: ``,
 ``10.0.0.3: ``): an address, or a lower-case host name with a digit in it (not a script's
 name before argparse's ``error:``)."""
+SYSLOG = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,255} [\w./@-]{1,100}"
+                    r"(?:\[\d{1,10}\])?: ")
+"""syslog's and journald's time, host and program before every line (``Nov 27 12:00:00 node1
+python[4242]: ``): a job run as a systemd service."""
+COMPOSED = re.compile(r"^[a-z0-9][\w.-]{0,62}[-_]\d{1,4} {1,30}\| ")
+"""Docker Compose's service before every line of ``docker compose logs`` (``trainer-1  | ``)."""
 TAGGED = re.compile(r"^(?:\[(?:\d{1,9},(?:mpirank:)?)?(\d{1,6})(?:,[\w.-]{1,64})?\]"
                     r"<std(?:out|err)>:"
                     r"|\[(?:rank|default) ?(\d{1,6})\](?::|\s)) ?")
@@ -134,7 +140,8 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
         elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
                        or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)
-                       or AGGREGATED.match(line) or HOSTED.match(line)):
+                       or AGGREGATED.match(line) or HOSTED.match(line) or SYSLOG.match(line)
+                       or COMPOSED.match(line)):
             line = line[match.end():]
         else:
             break

@@ -365,6 +365,21 @@ CASES: dict[str, tuple[str, str]] = {
         "topology: num_tpu_devices_per_task=4, parsed_device.id=3\n"),
     # MapAllocator.cpp's mmap of a shared tensor failing with ENOMEM (the map count); the
     # same call failing otherwise is /dev/shm's
+    "spawn-args-not-tuple": (
+        "Traceback (most recent call last):\n  File \"main.py\", line 526, in <module>\n"
+        "    mp.spawn(main, nprocs=cfg.world_size, args=(cfg))\n"
+        "torch.multiprocessing.spawn.ProcessRaisedException: \n\n-- Process 1 terminated with the "
+        "following error:\nTraceback (most recent call last):\n  File \"/opt/conda/lib/python3.10/"
+        "site-packages/torch/multiprocessing/spawn.py\", line 90, in _wrap\n    fn(i, *args)\n"
+        "TypeError: main() takes 2 positional arguments but 63 were given\n",
+        "mp.spawn(main, args=(cfg,), nprocs=2): main(rank, cfg) started on 2 ranks\n"),
+    "mpirun-not-enough-slots": (
+        "-----------------------------------------------------------------------\n"
+        "There are not enough slots available in the system to satisfy the 8\n"
+        "slots that were requested by the application:\n\n  python\n\n"
+        "Either request fewer slots for your application, or make more slots available\n"
+        "for use.\n",
+        "mpirun -np 8 --oversubscribe python train.py: 8 slots available, 8 processes started\n"),
     "mmap-count-limit": (
         TRACE + "RuntimeError: unable to mmap 4096 bytes from file </torch_362873_3123855485_"
         "63350>: Cannot allocate memory (12)\n",
@@ -4149,4 +4164,72 @@ def test_a_message_wrapped_where_it_had_a_space_is_read_over_the_break():
     assert "cannot import name" in result.findings[0].evidence[0].text
     # a match must start on the keyword's line: the next line alone proves nothing
     assert diagnose(from_text("(/opt/conda/lib/python3.10/site-packages/x.py)\n",
+                              "x.log")).status == "no_failure"
+
+
+def _filled(text: str, width: int) -> str:
+    """``text`` with each long line filled at words to ``width``, as a mail or a page does."""
+    import textwrap
+    return "".join(textwrap.fill(line, width) + "\n" if len(line) > width else line + "\n"
+                   for line in text.splitlines())
+
+
+def test_a_log_filled_at_words_is_read_joined():
+    # a mail's or a page's fill breaks lines where the next word would pass the width: a
+    # message whose words the rule reads together is broken in the middle
+    log = _filled(
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 88, in <module>\n'
+        "    main()\n"
+        "ValueError: The input size is not aligned with the quantized weight shape. This can be"
+        " caused by too large tensor parallel size.\n"
+        "[rank0]:[W1127 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process "
+        "group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program "
+        "exit, the application should call destroy_process_group to ensure that any pending "
+        "NCCL operations have finished in this process.\n", 66)
+    assert "quantized\nweight shape" in log
+    finding = diagnose(from_text(log, "mail.txt")).findings[0]
+    assert finding.id == "tp-size-indivisible"
+    assert finding.evidence[0].line == 4
+    # a break before a word in capitals too (not only before one in lower case)
+    from safelaunch.diagnose.reading import Text, unwrapped
+    message = ("[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:"
+               "1691, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.19.3 x"
+               " x x ncclInvalidUsage: This usually reflects invalid usage of NCCL library. Last "
+               "error: Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000")
+    filled = _filled("epoch 4 step 1200 loss 0.31\n" + message, 69)
+    assert "Duplicate\nGPU" in filled
+    joined = unwrapped(Text(filled))
+    assert joined is not None and "Duplicate GPU detected" in joined.text
+    assert joined.text.startswith("epoch 4 step 1200 loss 0.31\n")  # a line of its own
+    assert len(joined.text) == len(filled)
+
+
+def test_a_log_cut_by_a_terminal_is_not_taken_for_a_filled_one():
+    # a terminal's cut at 80 columns splits words; read as a fill, the pieces would be joined
+    # with a space ("Dupli cate")
+    line = ("[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691,"
+            " invalid usage, NCCL version 2.19.3 ncclInvalidUsage: Duplicate GPU detected : rank 3"
+            " and rank 1 both on CUDA device 1000 while the process group was created for rank 3")
+    cut = "".join(line[at:at + 80] + "\n" for at in range(0, len(line), 80))
+    assert diagnose(from_text("step 1\n" + cut, "x.log")).findings[0].id == "nccl-duplicate-gpu"
+
+
+def test_records_near_one_width_are_not_taken_for_a_fill():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    log = "".join(f"[2024-05-01 10:00:0{i}] epoch {i} step {i * 100} loss 0.{i}1 lr 3e-4 "
+                  f"grad_norm 1.{i} tokens/s 41{i}0 mem 21.3 GiB\n" for i in range(8))
+    assert unwrapped(Text(log)) is None
+
+
+def test_syslog_and_compose_prefixes_are_read():
+    # a job run as a systemd service (journalctl) and a service of docker compose
+    journal = ("Nov 27 12:00:00 node1 python[4242]: Traceback (most recent call last):\n"
+               'Nov 27 12:00:00 node1 python[4242]:   File "train.py", line 12, in <module>\n'
+               "Nov 27 12:00:00 node1 python[4242]: ZeroDivisionError: division by zero\n")
+    finding = diagnose(from_text(journal, "x.log")).findings[0]
+    assert finding.id == "python-exception" and "train.py:12" in finding.evidence[0].text
+    composed = "trainer-1  | epoch 1 batch 0\ntrainer-1  | Killed\n"
+    assert diagnose(from_text(composed, "x.log")).findings[0].id == "oom-killer"
+    assert diagnose(from_text("trainer-1  | epoch 1 batch 0\ntrainer-1  | done\n",
                               "x.log")).status == "no_failure"

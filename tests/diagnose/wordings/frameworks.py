@@ -76,6 +76,16 @@ WORDINGS = [
              "AssertionError: world size (6) is not divisible by total_model_size "
              "(total_model_size=4)"),
      "tp-size-indivisible"),
+    # vLLM 0.3 .. 0.11 gptq.py / awq.py / gptq_marlin.py create_weights: a rank's slice of a
+    # quantized weight that is not a whole number of quantization groups
+    (raised("llm = LLM(model, quantization='gptq', tensor_parallel_size=4)",
+             "ValueError: The input size is not aligned with the quantized weight shape. This "
+             "can be caused by too large tensor parallel size."),
+     "tp-size-indivisible"),
+    (raised("llm = LLM(model, quantization='awq', tensor_parallel_size=8)",
+             "ValueError: The output size is not aligned with the quantized weight shape. This "
+             "can be caused by too large tensor parallel size."),
+     "tp-size-indivisible"),
     # megatron-core 0.6.0 .. 0.19.2 utils.ensure_divisibility (heads over the TP size)
     (TRACE + "    model = GPTModel(config, transformer_layer_spec, vocab_size, max_seq_len)\n"
      f"  File \"{MCORE}/transformer/attention.py\", line 168, in __init__\n"
