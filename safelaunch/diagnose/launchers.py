@@ -169,7 +169,12 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ")
+    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ",
+    # torch's messages quoted without their exception type (SHAPES)
+    "must match the size of tensor", "on the same device", "shapes cannot be multiplied",
+    "a second time", "by an inplace operation", "does not have a grad_fn",
+    "is a view and its base", "reduction in the prior", "in loading state_dict",
+    "must match except in dimension", "and weight type", "xpected scalar type")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -201,6 +206,22 @@ SHAPES = [
                + r"|timeout|gaierror|herror): [^\d\s.-]"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
+    # torch's own messages of an error, quoted without their exception (an issue's title, a
+    # sentence): ATen's, autograd's and DDP's checks, worded so that only a raise prints them
+    re.compile(r"^[\"'`]?(?:The size of tensor a \(\d{1,12}\) must match the size of tensor b"
+               r"|Expected all tensors to be on the same device"
+               r"|mat1 and mat2 shapes cannot be multiplied"
+               r"|Trying to backward through the graph a second time"
+               r"|[Oo]ne of the variables needed for gradient computation has been modified by "
+               r"an inplace operation"
+               r"|element 0 of tensors does not require grad and does not have a grad_fn"
+               r"|Output \d{1,4} of \w{1,100} is a view and its base or another view of its "
+               r"base has been modified inplace"
+               r"|Expected to have finished reduction in the prior iteration"
+               r"|Error\(s\) in loading state_dict for "
+               r"|Sizes of tensors must match except in dimension"
+               r"|Input type \(\S{1,60}\) and weight type \(\S{1,60}\) should be the same"
+               r"|[Ee]xpected scalar type \w{1,40} but found \w{1,40})"),
     # the source line of a traceback frame that raised, quoted without the exception after it
     re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
     # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up

@@ -4233,3 +4233,25 @@ def test_syslog_and_compose_prefixes_are_read():
     assert diagnose(from_text(composed, "x.log")).findings[0].id == "oom-killer"
     assert diagnose(from_text("trainer-1  | epoch 1 batch 0\ntrainer-1  | done\n",
                               "x.log")).status == "no_failure"
+
+
+@pytest.mark.parametrize("quoted", [
+    "The size of tensor a (0) must match the size of tensor b (4096) at non-singleton "
+    "dimension 1",
+    '"Output 0 of ViewBackward0 is a view and its base or another view of its base has been '
+    'modified inplace. This view is the output of a function that returns multiple views."',
+    "mat1 and mat2 shapes cannot be multiplied (8x512 and 1024x10)",
+    "one of the variables needed for gradient computation has been modified by an inplace "
+    "operation: [torch.cuda.FloatTensor [512]] is at version 3; expected version 2 instead.",
+])
+def test_torchs_error_quoted_without_its_exception_is_a_failure(quoted):
+    # an issue's one line: torch's message without "RuntimeError: " before it
+    result = diagnose(from_text(quoted + "\n", "issue.txt"))
+    assert result.status != "no_failure"
+
+
+def test_torchs_error_words_in_a_healthy_line_are_no_failure():
+    log = ("step 10 loss 2.1 (checked: the size of tensor a matches b)\n"
+           "INFO all tensors on the same device: cuda:0\n"
+           "loading state_dict for model from ckpt.pt: 0 missing keys\n")
+    assert diagnose(from_text(log, "run.log")).status == "no_failure"
