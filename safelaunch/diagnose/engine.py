@@ -358,6 +358,9 @@ def _readings(logs: LogSet) -> list[LogText]:
     for log in logs.texts:
         if (body := unwrapped(log.body)) is not None:
             readings.append(LogText(body, log.path, log.rank, log.labels, joined=True))
+        if log.body.spaced is not None:
+            readings.append(LogText(log.body.spaced, log.path, log.rank, log.labels,
+                                    joined=True))
     return readings
 
 

@@ -120,6 +120,9 @@ class Text:
     joined: Text | None = field(default=None, init=False, compare=False, repr=False)
     """``unwrapped(self)``, once ``unwrapped`` has made it (``joined_made``)."""
     joined_made: bool = field(default=False, init=False, compare=False, repr=False)
+    spaced: Text | None = field(default=None, init=False, compare=False, repr=False)
+    """Where ``unwrapped`` read lines cut at a terminal's width: the same cuts read as a fill's
+    breaks at words instead, each newline a space (``unwrapped`` makes it)."""
     at_width: str | None = field(default=None, init=False, compare=False, repr=False)
     """``text`` with only the lines a terminal cut at its width joined, where two or more
     were (``unwrapped`` makes it; None: fewer, and one line of a terminal's width may simply
@@ -171,25 +174,39 @@ def _unwrapped(body: Text) -> Text | None:
     # a log filled at words has lines of many lengths, yet two of them may share the longest
     # one: it is not also read as a terminal's cut (which would join it without a space)
     filled, short = _filled_at(text)
-    joined, cuts = _joined_at_width(text)
-    if short > cuts:
-        joined, cuts = None, 0
+    joined, cut_at = _joined_at_width(text)
+    if short > len(cut_at):
+        joined, cut_at = None, []
     else:
         filled = []
-    if cuts >= 2:
+    if len(cut_at) >= 2:
         body.at_width = joined
+    lines = text if body.lines is None else body.lines
+    if joined is not None:
+        # lines of one width may also be a short log's paragraph filled at words ("is not" /
+        # "available."): the cuts read as spaces too, a reading of its own
+        body.spaced = Text(_spaced(text, _page_wraps(text) | set(cut_at)), body.tail_start,
+                           body.tail_first_line, lines)
     words = joined if joined is not None else text
-    joins = {at for match in WRAP_POINT.finditer(words)
-             if (at := match.start()) - words.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
-             and words[at - 1] not in SENTENCE_ENDS}
-    joins.update(filled)
+    joins = _page_wraps(words) | set(filled)
     if not joins and joined is None:
         return None
-    chars = list(words)
-    for at in sorted(joins):
+    return Text(_spaced(words, joins), body.tail_start, body.tail_first_line, lines)
+
+
+def _page_wraps(text: str) -> set[int]:
+    """The newlines a page or a chat wrapped a long line at, before a word in lower case."""
+    return {at for match in WRAP_POINT.finditer(text)
+            if (at := match.start()) - text.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
+            and text[at - 1] not in SENTENCE_ENDS}
+
+
+def _spaced(text: str, newlines: set[int]) -> str:
+    """``text`` with the newlines at ``newlines`` made spaces (same length)."""
+    chars = list(text)
+    for at in newlines:
         chars[at] = " "
-    lines = text if body.lines is None else body.lines
-    return Text("".join(chars), body.tail_start, body.tail_first_line, lines)
+    return "".join(chars)
 
 
 def _filled_at(text: str) -> tuple[list[int], int]:
@@ -266,21 +283,26 @@ def _goes_on(line: str, after: str) -> bool:
     return bool(after) and after[:RECORD_START] != line[:RECORD_START]
 
 
-def _joined_at_width(text: str) -> tuple[str | None, int]:
-    """The text with the lines a terminal cut joined (None: none was), and how many were."""
+def _joined_at_width(text: str) -> tuple[str | None, list[int]]:
+    """The text with the lines a terminal cut joined (None: none was), and where the newlines
+    it joined were."""
     lines = text.split("\n")
     cut = _cuts(lines)
     if not cut:
-        return None, 0
+        return None, []
     out: list[str] = []
     group: list[str] = []
+    offsets: list[int] = []
+    at = 0
     for number, line in enumerate(lines):
         group.append(line)
+        at += len(line) + 1
         if number in cut:
+            offsets.append(at - 1)
             continue  # the next line goes on with it
         out.append("".join(group) + " " * (len(group) - 1))
         group = []
-    return "\n".join(out), len(cut)
+    return "\n".join(out), offsets
 
 
 class _Capper:

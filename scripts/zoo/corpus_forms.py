@@ -1,7 +1,7 @@
 """Score the diagnosis on the corpus' ``dev`` logs in the other forms a log reaches us in:
 the same text behind a logger's time stamp, a pod's or a host's prefix, a rank's tag, quoted
-in markdown, with Windows line ends or colours, cut by a terminal at its width, interleaved
-with another rank's lines.  A form that loses logs the plain text gets right is a reading
+in markdown, with Windows line ends or colours, cut by a terminal at its width, filled at
+words by a mail or an editor, interleaved with another rank's lines.  A form that loses logs the plain text gets right is a reading
 the diagnosis lacks, whatever the cause.
 
     python scripts/zoo/corpus_forms.py [FORM ...]
@@ -12,6 +12,7 @@ Only ``dev``: the held-out split is scored as written, by ``corpus_score.py``.
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable
 
 from corpus_score import Case, cases
@@ -35,6 +36,14 @@ def _cut(width: int) -> Callable[[str], str]:
     return cut
 
 
+def _filled(width: int) -> Callable[[str], str]:
+    """Each long line filled at words to ``width``, as a mail or an editor fills a paragraph."""
+    def fill(text: str) -> str:
+        return "".join((textwrap.fill(line, width) if len(line) > width else line) + "\n"
+                       for line in text.splitlines())
+    return fill
+
+
 FORMS: dict[str, Callable[[str], str]] = {
     "logging-time": _each_line(lambda n: f"2024-05-01 12:00:{n % 60:02d},123 "),
     "bracket-time": _each_line(lambda n: f"[2024-05-01 12:00:{n % 60:02d}] "),
@@ -50,6 +59,8 @@ FORMS: dict[str, Callable[[str], str]] = {
     "cut-80": _cut(80),
     "cut-100": _cut(100),
     "cut-133": _cut(133),
+    "filled-72": _filled(72),
+    "filled-100": _filled(100),
 }
 
 

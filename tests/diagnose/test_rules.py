@@ -4255,3 +4255,14 @@ def test_torchs_error_words_in_a_healthy_line_are_no_failure():
            "INFO all tensors on the same device: cuda:0\n"
            "loading state_dict for model from ckpt.pt: 0 missing keys\n")
     assert diagnose(from_text(log, "run.log")).status == "no_failure"
+
+
+def test_a_short_paragraph_filled_at_words_is_read_with_spaces_too():
+    # two lines of one width in a short log look like a terminal's cut (joined without a
+    # space: "notavailable"); they are also read as a fill's breaks, with spaces
+    log = ("Exception has occurred: MisconfigurationException\n" + _filled(
+        "GPUAccelerator can not run on your system since the accelerator is not available. The "
+        "following accelerator(s) is available and can be passed into `accelerator` argument "
+        "of `Trainer`: ['cpu'].", 70))
+    assert "is not\navailable" in log
+    assert diagnose(from_text(log, "x.log")).findings[0].id == "torch-without-cuda"
