@@ -1,8 +1,8 @@
 """Score the diagnosis on the corpus' ``dev`` logs in the other forms a log reaches us in:
 the same text behind a logger's time stamp, a pod's or a host's prefix, a rank's tag, quoted
 in markdown, with Windows line ends or colours, cut by a terminal at its width, filled at
-words by a mail or an editor, interleaved with another rank's lines.  A form that loses logs the plain text gets right is a reading
-the diagnosis lacks, whatever the cause.
+words by a mail or an editor, interleaved with another rank's lines.  A form that loses
+logs the plain text gets right is a reading the diagnosis lacks, whatever the cause.
 
     python scripts/zoo/corpus_forms.py [FORM ...]
 
