@@ -67,12 +67,6 @@ HOSTED = re.compile(r"^(?:\d{1,3}(?:\.\d{1,3}){3}|(?=[\w.-]{0,250}\d)[a-z][a-z0-
 """pdsh's host before every line (DeepSpeed's multi-node runner: ``worker-1: ``,
 ``10.0.0.3: ``): an address, or a lower-case host name with a digit in it (not a script's
 name before argparse's ``error:``)."""
-SYSLOG = re.compile(r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]{1,255} [\w./@-]{1,100}"
-                    r"(?:\[\d{1,10}\])?: ")
-"""syslog's and journald's time, host and program before every line (``Nov 27 12:00:00 node1
-python[4242]: ``): a job run as a systemd service."""
-COMPOSED = re.compile(r"^[a-z0-9][\w.-]{0,62}[-_]\d{1,4} {1,30}\| ")
-"""Docker Compose's service before every line of ``docker compose logs`` (``trainer-1  | ``)."""
 TAGGED = re.compile(r"^(?:\[(?:\d{1,9},(?:mpirank:)?)?(\d{1,6})(?:,[\w.-]{1,64})?\]"
                     r"<std(?:out|err)>:"
                     r"|\[(?:rank|default) ?(\d{1,6})\](?::|\s)) ?")
@@ -140,8 +134,7 @@ def strip_prefixes(line: str, labels: bool) -> tuple[int | None, str]:
             rank, line = int(match.group(1) or match.group(2)), line[match.end():]
         elif match := (GLOG.match(line) or RAY.match(line) or PYTEST.match(line)
                        or STAMP.match(line) or LEVELLED.match(line) or COMMENTED.match(line)
-                       or AGGREGATED.match(line) or HOSTED.match(line) or SYSLOG.match(line)
-                       or COMPOSED.match(line)):
+                       or AGGREGATED.match(line) or HOSTED.match(line)):
             line = line[match.end():]
         else:
             break
@@ -169,12 +162,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ",
-    # torch's messages quoted without their exception type (SHAPES)
-    "must match the size of tensor", "on the same device", "shapes cannot be multiplied",
-    "a second time", "by an inplace operation", "does not have a grad_fn",
-    "is a view and its base", "reduction in the prior", "in loading state_dict",
-    "must match except in dimension", "and weight type", "xpected scalar type")
+    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -206,22 +194,6 @@ SHAPES = [
                + r"|timeout|gaierror|herror): [^\d\s.-]"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
-    # torch's own messages of an error, quoted without their exception (an issue's title, a
-    # sentence): ATen's, autograd's and DDP's checks, worded so that only a raise prints them
-    re.compile(r"^[\"'`]?(?:The size of tensor a \(\d{1,12}\) must match the size of tensor b"
-               r"|Expected all tensors to be on the same device"
-               r"|mat1 and mat2 shapes cannot be multiplied"
-               r"|Trying to backward through the graph a second time"
-               r"|[Oo]ne of the variables needed for gradient computation has been modified by "
-               r"an inplace operation"
-               r"|element 0 of tensors does not require grad and does not have a grad_fn"
-               r"|Output \d{1,4} of \w{1,100} is a view and its base or another view of its "
-               r"base has been modified inplace"
-               r"|Expected to have finished reduction in the prior iteration"
-               r"|Error\(s\) in loading state_dict for "
-               r"|Sizes of tensors must match except in dimension"
-               r"|Input type \(\S{1,60}\) and weight type \(\S{1,60}\) should be the same"
-               r"|[Ee]xpected scalar type \w{1,40} but found \w{1,40})"),
     # the source line of a traceback frame that raised, quoted without the exception after it
     re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
     # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up
@@ -327,6 +299,23 @@ END_SHAPES = [
     re.compile(r"^\S{1,300}: ?line \d{1,7}: (?:--?[A-Za-z][\w.-]{0,100}(?:=\S{0,200})?"
                r"|[A-Za-z_][\w.]{0,100}=\S{0,200}|python3?|torchrun|srun|mpirun|deepspeed"
                r"|accelerate|safelaunch): command not found$"),
+    # torch's own messages of an error, quoted without their exception where the log ends (an
+    # issue's title, a sentence): ATen's, autograd's and DDP's checks (not earlier: a run that
+    # catches one and prints it, print(e), goes on)
+    re.compile(r"^[\"'`]?(?:The size of tensor a \(\d{1,12}\) must match the size of tensor b"
+               r"|Expected all tensors to be on the same device"
+               r"|mat1 and mat2 shapes cannot be multiplied"
+               r"|Trying to backward through the graph a second time"
+               r"|[Oo]ne of the variables needed for gradient computation has been modified by "
+               r"an inplace operation"
+               r"|element 0 of tensors does not require grad and does not have a grad_fn"
+               r"|Output \d{1,4} of \w{1,100} is a view and its base or another view of its "
+               r"base has been modified inplace"
+               r"|Expected to have finished reduction in the prior iteration"
+               r"|Error\(s\) in loading state_dict for "
+               r"|Sizes of tensors must match except in dimension"
+               r"|Input type \(\S{1,60}\) and weight type \(\S{1,60}\) should be the same"
+               r"|[Ee]xpected scalar type \w{1,40} but found \w{1,40})"),
 ]
 """Shapes that show a failure only on a log's last line (``END_LINES``), and only where no
 level, warning or retry calls it harmless (``QUIET``): a tool's error the run went on after

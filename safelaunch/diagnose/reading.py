@@ -24,7 +24,6 @@ import re
 import stat
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO
 
@@ -49,10 +48,6 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)
 """Widths terminals open at: one line cut there is enough to say so."""
 RECORD_START = 4
 """How many first characters two lines of one kind of record share (a level, a prefix)."""
-FILL_MIN_BREAKS = 3
-"""How many lines broken at one width tell that a log's paragraphs were filled to it."""
-FILL_WORD_MAX = 40
-"""The longest next word a filled line is taken to have been broken before."""
 WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
@@ -148,9 +143,9 @@ def unwrapped(body: Text) -> Text | None:
     * a web page's or a chat's, at a word: a long line (``UNWRAP_MIN_WIDTH``) that does not
       end a sentence or a field, and a next line that goes on in lower case; the newline
       becomes a space.
-    * a mail's or an editor's fill of whole paragraphs to a width (``_filled_at``): each line
-      broken where the next word would not fit, whatever case that word is in; the newline
-      becomes a space.  A log cut by a terminal is not also read as filled.
+    Lines of one width may also be a short paragraph a mail or an editor filled at words
+    (``is not`` / ``available.``): the same cuts are read as spaces too, a reading of its own
+    (``Text.spaced``).
 
     Either way the text keeps its length, so offsets, and the line numbers ``line_at``
     gives, stay those of the log."""
@@ -171,14 +166,7 @@ def _unwrapped(body: Text) -> Text | None:
     text = body.text
     if len(text) > MAX_UNWRAP_CHARS:
         return None
-    # a log filled at words has lines of many lengths, yet two of them may share the longest
-    # one: it is not also read as a terminal's cut (which would join it without a space)
-    filled, short = _filled_at(text)
     joined, cut_at = _joined_at_width(text)
-    if short > len(cut_at):
-        joined, cut_at = None, []
-    else:
-        filled = []
     if len(cut_at) >= 2:
         body.at_width = joined
     lines = text if body.lines is None else body.lines
@@ -188,7 +176,7 @@ def _unwrapped(body: Text) -> Text | None:
         body.spaced = Text(_spaced(text, _page_wraps(text) | set(cut_at)), body.tail_start,
                            body.tail_first_line, lines)
     words = joined if joined is not None else text
-    joins = _page_wraps(words) | set(filled)
+    joins = _page_wraps(words)
     if not joins and joined is None:
         return None
     return Text(_spaced(words, joins), body.tail_start, body.tail_first_line, lines)
@@ -207,52 +195,6 @@ def _spaced(text: str, newlines: set[int]) -> str:
     for at in newlines:
         chars[at] = " "
     return "".join(chars)
-
-
-def _filled_at(text: str) -> tuple[list[int], int]:
-    """Where a page, a mail or an editor that filled the log's paragraphs to a width broke a
-    line at a word (the offsets of those newlines), if its lines say so; none else.
-
-    Filling breaks a line where the next word would pass the width: a line of length ``L``
-    followed by a word of length ``w`` was broken at a width in ``[L, L + w]``, and no line
-    with a space in it is longer than the width.  The width most such lines agree on, by at
-    least ``FILL_MIN_BREAKS`` of them, is the fill's.  A line that starts like the one before
-    (the next record of its kind) or that is indented (a traceback's frame) was not a break.
-    Also how many of those lines are shorter than the width: a terminal cuts at the width
-    itself, so a log with more lines cut there than broken short of it was cut, not filled."""
-    lines = text.split("\n")
-    if len(lines) < FILL_MIN_BREAKS + 1:
-        return [], 0
-    widest = max((len(line) for line in lines if " " in line.strip()), default=0)
-    if widest < WRAP_WIDTH_MIN:
-        return [], 0
-    votes: dict[int, int] = {}
-    breaks: list[tuple[int, int, int]] = []  # (line number, shortest, longest width)
-    for number, (line, after) in enumerate(pairwise(lines)):
-        if len(line) < UNWRAP_MIN_WIDTH or not after or after[0].isspace() \
-                or line[-1].isspace() or not _goes_on(line, after):
-            continue
-        word = min(len(after.split(" ", 1)[0]), FILL_WORD_MAX)
-        low, high = len(line), len(line) + word
-        if high < widest:
-            continue  # the next word would have fitted under the widest line
-        breaks.append((number, low, high))
-        for width in range(max(low, widest), high + 1):
-            votes[width] = votes.get(width, 0) + 1
-    if not votes:
-        return [], 0
-    width, count = max(votes.items(), key=lambda item: (item[1], -item[0]))
-    starts = {number for number, low, high in breaks if low <= width <= high}
-    short = sum(low < width for number, low, high in breaks if number in starts)
-    if count < FILL_MIN_BREAKS or short < FILL_MIN_BREAKS - 1:
-        return [], 0
-    offsets, at = [], 0
-    for number, line in enumerate(lines[:-1]):
-        at += len(line)
-        if number in starts:
-            offsets.append(at)
-        at += 1
-    return offsets, short
 
 
 def _cuts(lines: list[str]) -> set[int]:

@@ -39,7 +39,8 @@ def _cut(width: int) -> Callable[[str], str]:
 def _filled(width: int) -> Callable[[str], str]:
     """Each long line filled at words to ``width``, as a mail or an editor fills a paragraph."""
     def fill(text: str) -> str:
-        return "".join((textwrap.fill(line, width) if len(line) > width else line) + "\n"
+        return "".join((textwrap.fill(line, width, break_on_hyphens=False) if len(line) > width
+                        else line) + "\n"
                        for line in text.splitlines())
     return fill
 

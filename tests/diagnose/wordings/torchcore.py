@@ -183,8 +183,6 @@ WORDINGS = [
     # OpenMMLab's version check at import (mmdet/__init__.py, mmseg/__init__.py)
     (TRACE + "AssertionError: MMCV==2.2.0 is used but incompatible. Please install "
      "mmcv>=2.0.0rc4, <2.2.0.\n", "library-version-skew"),
-    # a Slurm script run where Slurm's commands are not (the script's name before bash's)
-    ("tools/slurm_train.sh: line 15: srun: command not found\n", "launcher-command-not-found"),
     # libfabric's EFA provider (prov/efa/src/rdm/efa_rdm_pke_utils.c) when ulimit -l is low
     ("Libfabric EFA provider has encountered an internal error:\n\nLibfabric error: (-12) "
      "Cannot allocate memory\nEFA internal error: (4112) Failure to post internal receive "
@@ -344,9 +342,6 @@ HEALTHY = [
     "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
     "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
     "No such file or directory\n",
-    # a Slurm script that probes for srun before it picks a launcher
-    "command -v srun >/dev/null || echo 'srun not found: using torchrun'\nsrun not found: using "
-    "torchrun\nstep 1 loss 2.3\n",
     # torch's warning when it only probed for CUDA, in a CPU run that works
     "[rank0]: /venv/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
     "initialization: CUDA driver initialization failed, you might not have a CUDA gpu. "
