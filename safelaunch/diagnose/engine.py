@@ -23,7 +23,7 @@ from typing import Any
 from safelaunch.diagnose import launchers, recased, tracebacks
 from safelaunch.diagnose.kb import Fact, Pattern, Rule, keyword, load_rules
 from safelaunch.diagnose.launchers import strip_prefixes
-from safelaunch.diagnose.reading import cut_lines_joined, unwrapped
+from safelaunch.diagnose.reading import cut_lines_joined, cut_lines_spaced, unwrapped
 from safelaunch.diagnose.sources import LogSet, LogText
 from safelaunch.terminal import printable
 
@@ -358,9 +358,8 @@ def _readings(logs: LogSet) -> list[LogText]:
     for log in logs.texts:
         if (body := unwrapped(log.body)) is not None:
             readings.append(LogText(body, log.path, log.rank, log.labels, joined=True))
-        if log.body.spaced is not None:
-            readings.append(LogText(log.body.spaced, log.path, log.rank, log.labels,
-                                    joined=True))
+        if (spaced := cut_lines_spaced(log.body)) is not None:
+            readings.append(LogText(spaced, log.path, log.rank, log.labels, joined=True))
     return readings
 
 

@@ -117,7 +117,8 @@ class Text:
     joined_made: bool = field(default=False, init=False, compare=False, repr=False)
     spaced: Text | None = field(default=None, init=False, compare=False, repr=False)
     """Where ``unwrapped`` read lines cut at a terminal's width: the same cuts read as a fill's
-    breaks at words instead, each newline a space (``unwrapped`` makes it)."""
+    breaks at words instead, each newline a space (``unwrapped`` makes it:
+    ``cut_lines_spaced``)."""
     at_width: str | None = field(default=None, init=False, compare=False, repr=False)
     """``text`` with only the lines a terminal cut at its width joined, where two or more
     were (``unwrapped`` makes it; None: fewer, and one line of a terminal's width may simply
@@ -160,6 +161,13 @@ def cut_lines_joined(body: Text) -> str:
     begin in lower case, a host name's, looks wrapped everywhere)."""
     unwrapped(body)
     return body.text if body.at_width is None else body.at_width
+
+
+def cut_lines_spaced(body: Text) -> Text | None:
+    """``body`` with the lines a terminal's width cut read as a fill's breaks at words instead
+    (each newline a space), where ``unwrapped`` found such cuts; None else."""
+    unwrapped(body)
+    return body.spaced
 
 
 def _unwrapped(body: Text) -> Text | None:
