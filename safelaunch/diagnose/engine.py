@@ -557,8 +557,9 @@ def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
     their peers): that is a line someone quoted, not a run seen stopping there; a retry that
     never succeeds repeats it, a run that got there shows lines before it.  A rule whose
     warning no working run prints once (``alone``: a connect that timed out) counts there
-    too: it is the failure someone quoted."""
-    if not _where_it_stopped(warned, logs):
+    too: it is the failure someone quoted.  A rule whose warning every working run prints on
+    its way (``progress``) does not: an excerpt stops there as often as a run does."""
+    if (rule.progress and not logs.failing) or not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or rule.alone or not any(
         log.path == e.file and len(log.text) <= ALONE_MAX

@@ -106,6 +106,10 @@ class Rule:
     alone: bool = False
     """Its warning counts as a log's only line too: no line working runs print once (a
     connect that timed out), so one quoted alone is the failure someone saw."""
+    progress: bool = False
+    """Its warning is a line every working run prints on its way (each rank joining): a log
+    that stops at it is an excerpt as often as a run stuck there, so it counts only beside
+    one of ``with_rules``' evidence, or in a run the launcher saw fail."""
     paired: list[Pattern] = field(default_factory=list)
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""
@@ -179,7 +183,7 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with", "alone", "paired", "near",
+             "symptom", "needs_failure", "warnings", "with", "alone", "progress", "paired", "near",
              "near_lines", "stopped_in"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
@@ -209,7 +213,7 @@ def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> R
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
-                alone=bool(raw.get("alone", False)),
+                alone=bool(raw.get("alone", False)), progress=bool(raw.get("progress", False)),
                 paired=paired, near=near, near_lines=_near_lines(raw, where),
                 stopped_in=stopped_in)
 
@@ -235,8 +239,11 @@ def _conditional_patterns(raw: dict[str, Any], where: str, keywords: dict[str, s
     warnings = _patterns(raw, where, keywords, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
-    if raw.get("alone") and not warnings:
-        raise ConfigError(f"{where}: 'alone' is about its 'warnings'")
+    for key in ("alone", "progress"):
+        if raw.get(key) and not warnings:
+            raise ConfigError(f"{where}: '{key}' is about its 'warnings'")
+    if raw.get("alone") and raw.get("progress"):
+        raise ConfigError(f"{where}: 'alone' and 'progress' say opposite things")
     paired = _patterns(raw, where, keywords, "paired")
     near = _patterns(raw, where, keywords, "near")
     if bool(paired) != bool(near):

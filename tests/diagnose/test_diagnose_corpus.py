@@ -15,8 +15,8 @@ import corpus_add
 import corpus_score
 
 CASES = corpus_score.cases()
-DEV_RIGHT_FIRST_FLOOR = 481
-# eighteen dev excerpts end before their failure or show a run that stopped with no failure
+DEV_RIGHT_FIRST_FLOOR = 495
+# twenty-one dev excerpts end before their failure or show a run that stopped with no failure
 # line (cut where the thread's paste or its search excerpt ended, only benign warnings or
 # INFO lines shown, or a hang that printed nothing): deepspeed-4002, torchgeo-1198, xla-3883,
 # wenet-812 (a hang), nccl-257 (nccl-tests hanging), nccl-697 (the interface list, its error
@@ -29,11 +29,14 @@ DEV_RIGHT_FIRST_FLOOR = 481
 # one cut mid-word), jobset-603 (c10d's IPv6 lookup warning alone, which working runs
 # print once too), dgl-919 (the loader's "cannot open shared object file" alone, which libraries
 # that probe for an optional CUDA library print and go on), openpcdet-1618 (a run that
-# resumed a finished one: its INFO lines, no error)
-DEV_NO_KNOWN_FAILURE_CEILING = 18
-# one held-out healthy log of the seventeenth batch was answered by a rule when the batch was
-# first scored; it stays unread (the split's rule), so it is counted here, not mended
-HELDOUT_HEALTHY_NOT_QUIET_CEILING = 1
+# resumed a finished one: its INFO lines, no error), pytorch-lightning-8707 (half the ranks
+# joining and nothing after, as a working run's pasted start-up ends too), nccl-tests-291 (an
+# NCCL too old for its GPU, cut at its init), nccl-1676 (GPUDirect RDMA off: a slow run, no
+# failure)
+DEV_NO_KNOWN_FAILURE_CEILING = 21
+# a held-out healthy log a rule answers is counted here, never read to mend the rule (the
+# split's rule); none is answered now
+HELDOUT_HEALTHY_NOT_QUIET_CEILING = 0
 
 
 def test_the_corpus_is_all_there():

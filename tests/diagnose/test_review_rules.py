@@ -186,10 +186,10 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
 @pytest.mark.parametrize(("text", "first"), [
     # a file of the project's own hides the package: its path follows the message
     (TRACE_AT + "ImportError: cannot import name 'nn' from 'torch' (/home/alice/torch.py)\n",
-     "module-not-found"),
+     "local-module-shadows-package"),
     (TRACE_AT + "AttributeError: module 'trl' has no attribute 'SFTTrainer' (consider renaming "
      "'/home/alice/trl.py' since it has the same name as the library you intended to import)\n",
-     "python-exception"),
+     "local-module-shadows-package"),
     # a typo Python suggests the name for
     (TRACE_AT + "AttributeError: module 'torch' has no attribute 'tensr'. Did you mean: "
      "'tensor'?\n", "python-exception"),

@@ -9,6 +9,7 @@ import pytest
 
 from safelaunch.diagnose import diagnose, from_text, render
 from safelaunch.diagnose.kb import load_rules
+from safelaunch.diagnose.sources import from_run_dir
 
 TRACE = "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
 
@@ -656,6 +657,12 @@ CASES: dict[str, tuple[str, str]] = {
         "runtime/utils.py\", line 19, in <module>\n    from torch._six import inf\n"
         "ModuleNotFoundError: No module named 'torch._six'\n",
         "torch._six shim not needed: deepspeed 0.14.4 on torch 2.4.1\n"),
+    # a project's datasets.py imported in the library's place (Python 3.12's words, 3.13's)
+    "local-module-shadows-package": (
+        TRACE + "    from datasets import load_dataset\nImportError: cannot import name "
+        "'load_dataset' from 'datasets' (/home/me/proj/datasets.py)\n",
+        "datasets 2.19.0 from /opt/conda/lib/python3.11/site-packages/datasets/__init__.py; "
+        "writing the split to /home/me/proj/datasets.py\n"),
     "library-version-skew": (
         TRACE + "    from accelerate import Accelerator\n  File \"/venv/lib/python3.10/site-"
         "packages/accelerate/accelerator.py\", line 34, in <module>\n    from huggingface_hub "
@@ -2491,6 +2498,8 @@ RUN_END = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n{}\nTraining complet
     "optional_kernel_v2",
     "(raylet) [2025-01-01 12:00:00,123 I 1234 5678] core_worker.cc:900: Task failed: "
     "IntentionalError: expected",
+    "[2025-01-01 12:00:00,123 E 1234 5678] gcs_rpc_client.h:179: Failed to connect to GCS "
+    "at address 10.0.0.2:6379 within 5 seconds, will retry",
     # a metric named after an error, a count of failures, a health check, a retried upload
     "Epoch 9: MeanAbsoluteError: 0.4123, MeanSquaredError: 0.3012",
     "Tests failed: 0",
@@ -2513,6 +2522,10 @@ def test_what_a_working_run_prints_near_its_end_is_no_failure(line):
     "[12:00:00] trainer: RuntimeError: the frobnicator refused widget 7",
     "Training failed: the frobnicator refused widget 7",
     "[Errno 2] No such file or directory: 'saved/widget.log'",
+    # Ray's C++ worker at its error level, giving up
+    "[2023-09-29 11:00:15,624 E 2740790 2740790] core_worker.cc:203: Failed to register "
+    "worker 01000000ffff to Raylet. IOError: [RayletClient] Unable to register worker with "
+    "raylet. No such file or directory",
 ])
 def test_a_tools_error_on_the_last_line_is_a_failure(line):
     text = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n" + line + "\n"
@@ -2593,6 +2606,20 @@ def test_a_specific_cause_beats_the_peers_timeout():
     ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 0.25\n",
      "fp16-loss-scale"),
     ("KeyError: 'unexpected key \"module.fc.weight\" in state_dict'\n", "state-dict-keys"),
+    # Python 3.13's hints: a project file named like a library, or like the standard library's
+    ("AttributeError: module 'numpy' has no attribute 'array' (consider renaming "
+     "'/home/me/numpy.py' if it has the same name as a library you intended to import)\n",
+     "local-module-shadows-package"),
+    ("AttributeError: module 'random' has no attribute 'randint' (consider renaming "
+     "'/home/me/random.py' since it has the same name as the standard library module named "
+     "'random' and prevents importing that standard library module)\n",
+     "local-module-shadows-package"),
+    ("ImportError: cannot import name 'AutoModel' from partially initialized module "
+     "'transformers' (most likely due to a circular import) (C:\\proj\\transformers.py)\n",
+     "local-module-shadows-package"),
+    # an editable install's package is outside site-packages, and is the library itself
+    ("ImportError: cannot import name 'AutoModel' from 'transformers' "
+     "(/home/me/transformers/src/transformers/__init__.py)\n", "library-version-skew"),
 ])
 def test_pasted_logs(text, rule_id):
     assert diagnose(from_text(text, "pasted.log")).findings[0].id == rule_id
@@ -4126,12 +4153,27 @@ def test_the_hub_advice_names_the_cli_that_exists():
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
 
 
-def test_ranks_joining_and_nothing_after_is_a_stall_at_init():
-    text = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8\n"
-            "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8\n")
-    assert diagnose(from_text(text, "stalled.log")).findings[0].id == "ranks-stalled-at-init"
-    one = "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/1\n"  # a world of one waits for nobody
-    assert diagnose(from_text(one, "one.log")).status == "no_failure"
+JOINING = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8\n"
+           "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8\n")
+
+
+def test_a_pasted_log_that_stops_as_ranks_join_is_no_stall():
+    # working runs print the line on their way, and people paste their start-up only
+    assert diagnose(from_text(JOINING, "pasted.log")).status == "no_failure"
+
+
+def test_a_failed_run_whose_ranks_stopped_as_they_joined_stalled_at_init(tmp_path):
+    import json
+
+    (tmp_path / "rank0.log").write_text(JOINING)
+    (tmp_path / "summary.json").write_text(json.dumps({
+        "status": "failed", "exit_code": 1, "root_cause_rank": 0,
+        "ranks": [{"global_rank": 0, "state": "failed", "returncode": 1}]}))
+    ids = [f.id for f in diagnose(from_run_dir(tmp_path)).findings]
+    assert ids[0] == "ranks-stalled-at-init"
+    (tmp_path / "rank0.log").write_text("initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/1\n")
+    ids = [f.id for f in diagnose(from_run_dir(tmp_path)).findings]
+    assert "ranks-stalled-at-init" not in ids  # a world of one waits for nobody
 
 
 def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():
