@@ -558,7 +558,9 @@ def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
     never succeeds repeats it, a run that got there shows lines before it.  A rule whose
     warning no working run prints once (``alone``: a connect that timed out) counts there
     too: it is the failure someone quoted.  A rule whose warning every working run prints on
-    its way (``progress``) does not: an excerpt stops there as often as a run does."""
+    its way (``progress``) counts there only where the run is known to have failed (a run
+    directory's summary, a launcher's report of a failed rank): a pasted excerpt stops there as
+    often as a run does."""
     if (rule.progress and not logs.failing) or not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or rule.alone or not any(
@@ -567,13 +569,22 @@ def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
         for log in logs.texts for e in warned)
 
 
+def _went_past_start(sources: _EvidenceSources) -> bool:
+    """The ranks met (``REACHED``), or a rank failed with a line of its own (not only a report
+    of how it ended): a rank's log that stops at a start-up line (Lightning's joining line,
+    which every rank prints, where only rank 0 prints what follows) is not where the run
+    stopped."""
+    return bool(sources.reached) or any(not EXIT_REPORT.search(e.text) for e in sources.shown)
+
+
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
             logs: LogSet) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
     rule's evidence, ``with``, with no other exception and no sign that the ranks met between
     them), or where the log stops at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
-    if not warned or _stuck_at(rule, warned, logs):
+    if not warned or (_stuck_at(rule, warned, logs)
+                      and not (rule.progress and _went_past_start(sources))):
         return warned
     companions = [other for other in rules if other.id in rule.with_rules]
     beside = [e for other in companions for e in sources.of(other)]

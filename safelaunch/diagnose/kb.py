@@ -109,7 +109,9 @@ class Rule:
     progress: bool = False
     """Its warning is a line every working run prints on its way (each rank joining): a log
     that stops at it is an excerpt as often as a run stuck there, so it counts only beside
-    one of ``with_rules``' evidence, or in a run the launcher saw fail."""
+    one of ``with_rules``' evidence, or where the run is known to have failed (a run
+    directory's summary, a launcher's report) and no rank shows it went past its start (the
+    ranks met, or a rank raised an error of its own)."""
     paired: list[Pattern] = field(default_factory=list)
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""

@@ -300,9 +300,13 @@ END_SHAPES = [
                r"|[A-Za-z_][\w.]{0,100}=\S{0,200}|python3?|torchrun|srun|mpirun|deepspeed"
                r"|accelerate|safelaunch): command not found$"),
     # Ray's C++ components logging at their error level ("[2023-09-29 11:00:15,624 E 2740790
-    # 2740790] core_worker.cc:203: Failed to register worker ..."), where the log ends: a
-    # worker or raylet that gave up (earlier: errors Ray recovers from, lost objects rebuilt)
+    # 2740790] core_worker.cc:203: Failed to register worker ...", newer Ray naming the
+    # component after the bracket: "] (raylet) node_manager.cc:..."), where the log ends: a
+    # worker or raylet that gave up (earlier: errors Ray recovers from, lost objects rebuilt;
+    # not the raylet's disk check, which repeats its error every few seconds of a run that
+    # goes on with /tmp nearly full)
     re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[,.]\d{3,6} E \d{1,10} \d{1,10}\] "
+               r"(?:\(\w{1,40}\) )?(?!file_system_monitor\.cc:)"
                r"[\w.-]{1,100}\.(?:cc|h|cpp):\d{1,6}: \S"),
     # torch's own messages of an error, quoted without their exception where the log ends (an
     # issue's title, a sentence): ATen's, autograd's and DDP's checks (not earlier: a run that

@@ -188,8 +188,12 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
     (TRACE_AT + "ImportError: cannot import name 'nn' from 'torch' (/home/alice/torch.py)\n",
      "local-module-shadows-package"),
     (TRACE_AT + "AttributeError: module 'trl' has no attribute 'SFTTrainer' (consider renaming "
-     "'/home/alice/trl.py' since it has the same name as the library you intended to import)\n",
-     "local-module-shadows-package"),
+     "'/home/alice/trl.py' if it has the same name as a third-party module you intended to "
+     "import)\n", "local-module-shadows-package"),
+    # the same hint on the project's own module, named like no library: its own cycle
+    (TRACE_AT + "AttributeError: module 'service' has no attribute 'X' (consider renaming "
+     "'/app/service.py' if it has the same name as a third-party module you intended to "
+     "import)\n", "python-exception"),
     # a typo Python suggests the name for
     (TRACE_AT + "AttributeError: module 'torch' has no attribute 'tensr'. Did you mean: "
      "'tensor'?\n", "python-exception"),

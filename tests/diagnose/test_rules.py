@@ -657,7 +657,16 @@ CASES: dict[str, tuple[str, str]] = {
         "runtime/utils.py\", line 19, in <module>\n    from torch._six import inf\n"
         "ModuleNotFoundError: No module named 'torch._six'\n",
         "torch._six shim not needed: deepspeed 0.14.4 on torch 2.4.1\n"),
-    # a project's datasets.py imported in the library's place (Python 3.12's words, 3.13's)
+    # Ray on a Slurm node that counted the machine's CPUs; a worker that registered
+    "ray-worker-register-failed": (
+        "2023-09-29 10:59:14,276\tINFO worker.py:1633 -- Connected to Ray cluster.\n"
+        "[2023-09-29 11:00:15,624 E 2740790 2740790] core_worker.cc:203: Failed to register "
+        "worker 01000000ffffffffffffffffffffffffffffffffffffffffffffffff to Raylet. IOError: "
+        "[RayletClient] Unable to register worker with raylet. No such file or directory\n"
+        "srun: error: node12: task 0: Exited with exit code 1\n",
+        "[2023-09-29 11:00:15,624 I 2740790 2740790] core_worker.cc:203: Registered worker "
+        "01000000ffff with raylet at 10.0.0.2 after 1 try\n"),
+    # a project's datasets.py imported in the library's place (Python 3.8 to 3.13's words)
     "local-module-shadows-package": (
         TRACE + "    from datasets import load_dataset\nImportError: cannot import name "
         "'load_dataset' from 'datasets' (/home/me/proj/datasets.py)\n",
@@ -2423,8 +2432,6 @@ def test_glog_prefixed_traceback_is_read():
     # where the log ends: an exception after a logger's or a tool's own prefix, a tool's end
     "[12:00:00] widget: RuntimeError: the frobnicator refused widget 7\n",
     "2024-01-01 12:00:00 | widget | ValueError: widget 7 is frobnicated\n",
-    "core_worker_process.cc:232: Failed to register worker to Raylet: IOError: Failed to read "
-    "data from the socket: End of file\n",
     "Training failed: the frobnicator refused widget 7\n",
     # Monarch's count of processes before a shared line; MPICH's abort; oneCCL's error level
     "[8 similar log lines] ValueError: widget 7 is frobnicated\n",
@@ -2500,6 +2507,10 @@ RUN_END = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n{}\nTraining complet
     "IntentionalError: expected",
     "[2025-01-01 12:00:00,123 E 1234 5678] gcs_rpc_client.h:179: Failed to connect to GCS "
     "at address 10.0.0.2:6379 within 5 seconds, will retry",
+    # Ray's disk check, at its error level every few seconds of a run that goes on
+    "(raylet) [2025-08-10 22:43:27,018 E 18695 18729] file_system_monitor.cc:116: /tmp/ray/"
+    "session_x is over 95% full, available space: 1.04582 GB; capacity: 30 GB. Object "
+    "creation will fail if spilling is required.",
     # a metric named after an error, a count of failures, a health check, a retried upload
     "Epoch 9: MeanAbsoluteError: 0.4123, MeanSquaredError: 0.3012",
     "Tests failed: 0",
@@ -2526,6 +2537,8 @@ def test_what_a_working_run_prints_near_its_end_is_no_failure(line):
     "[2023-09-29 11:00:15,624 E 2740790 2740790] core_worker.cc:203: Failed to register "
     "worker 01000000ffff to Raylet. IOError: [RayletClient] Unable to register worker with "
     "raylet. No such file or directory",
+    "[2025-06-01 09:00:00,001 E 4242 4242] (raylet) node_manager.cc:1100: The raylet exited "
+    "immediately because one Ray agent failed, agent_name = dashboard_agent/424238.",
 ])
 def test_a_tools_error_on_the_last_line_is_a_failure(line):
     text = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n" + line + "\n"
@@ -2606,7 +2619,14 @@ def test_a_specific_cause_beats_the_peers_timeout():
     ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 0.25\n",
      "fp16-loss-scale"),
     ("KeyError: 'unexpected key \"module.fc.weight\" in state_dict'\n", "state-dict-keys"),
-    # Python 3.13's hints: a project file named like a library, or like the standard library's
+    # newer Ray's core worker whose raylet closed the socket (where the log ends there)
+    ("core_worker_process.cc:232: Failed to register worker to Raylet: IOError: Failed to read "
+     "data from the socket: End of file\n", "ray-worker-register-failed"),
+    # megatron-core 0.16's checkpoint mapping asked for the old optimizer format
+    ("megatron.core.dist_checkpointing.core.CheckpointingException: ShardedTensor."
+     "flattened_range is not supported.\n", "library-version-skew"),
+    # Python 3.14's hints (3.13's and older forms: wordings/pyimport.py): a project file named
+    # like a library, or like a standard library module
     ("AttributeError: module 'numpy' has no attribute 'array' (consider renaming "
      "'/home/me/numpy.py' if it has the same name as a library you intended to import)\n",
      "local-module-shadows-package"),
@@ -4153,27 +4173,47 @@ def test_the_hub_advice_names_the_cli_that_exists():
                 assert "hf download" in fix or "hf auth login" in fix, (rule.id, fix)
 
 
-JOINING = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/8\n"
-           "Initializing distributed: GLOBAL_RANK: 3, MEMBER: 4/8\n")
+def _joined(rank: int, world: int) -> str:
+    return f"Initializing distributed: GLOBAL_RANK: {rank}, MEMBER: {rank + 1}/{world}\n"
 
 
 def test_a_pasted_log_that_stops_as_ranks_join_is_no_stall():
     # working runs print the line on their way, and people paste their start-up only
-    assert diagnose(from_text(JOINING, "pasted.log")).status == "no_failure"
+    text = _joined(0, 8) + _joined(3, 8)
+    assert diagnose(from_text(text, "pasted.log")).status == "no_failure"
+
+
+def _failed_run(tmp_path: Path, logs: list[str]) -> list[str]:
+    import json
+
+    for rank, text in enumerate(logs):
+        (tmp_path / f"rank{rank}.log").write_text(text)
+    (tmp_path / "summary.json").write_text(json.dumps({
+        "status": "failed", "exit_code": 1, "root_cause_rank": 0,
+        "ranks": [{"global_rank": rank, "state": "failed" if rank == 0 else "stopped",
+                   "returncode": 1 if rank == 0 else -15} for rank in range(len(logs))]}))
+    return [f.id for f in diagnose(from_run_dir(tmp_path)).findings]
 
 
 def test_a_failed_run_whose_ranks_stopped_as_they_joined_stalled_at_init(tmp_path):
-    import json
+    assert _failed_run(tmp_path, [_joined(0, 2), _joined(1, 2)])[0] == "ranks-stalled-at-init"
 
-    (tmp_path / "rank0.log").write_text(JOINING)
-    (tmp_path / "summary.json").write_text(json.dumps({
-        "status": "failed", "exit_code": 1, "root_cause_rank": 0,
-        "ranks": [{"global_rank": 0, "state": "failed", "returncode": 1}]}))
-    ids = [f.id for f in diagnose(from_run_dir(tmp_path)).findings]
-    assert ids[0] == "ranks-stalled-at-init"
-    (tmp_path / "rank0.log").write_text("initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/1\n")
-    ids = [f.id for f in diagnose(from_run_dir(tmp_path)).findings]
-    assert "ranks-stalled-at-init" not in ids  # a world of one waits for nobody
+
+def test_a_world_of_one_waits_for_nobody(tmp_path):
+    assert "ranks-stalled-at-init" not in _failed_run(tmp_path, [_joined(0, 1)])
+
+
+def test_ranks_that_joined_and_went_on_did_not_stall(tmp_path):
+    # Lightning prints what follows the joining line on rank 0 only: the other ranks' logs
+    # stop at it in every run, and rank 0's own error is the cause
+    rank0 = (_joined(0, 2) + "All distributed processes registered. Starting with 2 processes\n"
+             "Epoch 0: 100%|##########| 500/500\n" + TRACE + "ValueError: bad label 7\n")
+    ids = _failed_run(tmp_path, [rank0, _joined(1, 2)])
+    assert ids[0] == "python-exception" and "ranks-stalled-at-init" not in ids
+    # an error raised before the ranks met (no "registered" line) is the cause too
+    rank0 = _joined(0, 2) + TRACE + "KeyError: 'labels'\n"
+    ids = _failed_run(tmp_path, [rank0, _joined(1, 2)])
+    assert ids[0] == "python-exception" and "ranks-stalled-at-init" not in ids
 
 
 def test_an_excerpt_cut_inside_a_repeated_line_stops_at_that_line():

@@ -17,6 +17,7 @@ from wordings import (
     loops,
     nccl,
     platforms,
+    pyimport,
     serving,
     torchcore,
     torchsrc,
@@ -26,6 +27,7 @@ from safelaunch.diagnose import diagnose, from_text
 
 DOMAINS = {"accel": accel, "build": build, "checks": checks, "data": data, "ds": ds, "elastic": elastic,
            "frameworks": frameworks, "hf": hf, "loops": loops, "nccl": nccl, "platforms": platforms,
+           "pyimport": pyimport,
            "serving": serving, "torchcore": torchcore,
            "torchsrc": torchsrc}
 WORDINGS = [pytest.param(text, rule_id, id=f"{name}-{number}-{rule_id}")
