@@ -530,7 +530,7 @@ def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
             continue
         evidence = sources.of(rule)
         if rule.warnings:
-            evidence = evidence + _warned(rule, rules, sources, logs)
+            evidence = evidence + _warned(rule, rules, sources)
         if rule.paired:
             evidence = evidence + _paired(rule, sources)
         if rule.stopped_in:
@@ -551,7 +551,7 @@ ALONE_MAX = 4096
 """A log longer than this is more than one quoted line."""
 
 
-def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
+def _stuck_at(rule: Rule, warned: list[Evidence], sources: _EvidenceSources) -> bool:
     """The log stops at the warning.  Not a log that is one of torch's own logged warnings
     alone, once (c10d's IPv6 lookup and TCPStore's retry, printed by runs that then reach
     their peers): that is a line someone quoted, not a run seen stopping there; a retry that
@@ -560,8 +560,11 @@ def _stuck_at(rule: Rule, warned: list[Evidence], logs: LogSet) -> bool:
     too: it is the failure someone quoted.  A rule whose warning every working run prints on
     its way (``progress``) counts there only where the run is known to have failed (a run
     directory's summary, a launcher's report of a failed rank): a pasted excerpt stops there as
-    often as a run does."""
-    if (rule.progress and not logs.failing) or not _where_it_stopped(warned, logs):
+    often as a run does, and where no rank went past its start (``_went_past_start``)."""
+    logs = sources.logs
+    if rule.progress and (not logs.failing or _went_past_start(sources)):
+        return False
+    if not _where_it_stopped(warned, logs):
         return False
     return len(warned) > 1 or rule.alone or not any(
         log.path == e.file and len(log.text) <= ALONE_MAX
@@ -577,14 +580,12 @@ def _went_past_start(sources: _EvidenceSources) -> bool:
     return bool(sources.reached) or any(not EXIT_REPORT.search(e.text) for e in sources.shown)
 
 
-def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources,
-            logs: LogSet) -> list[Evidence]:
+def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
     rule's evidence, ``with``, with no other exception and no sign that the ranks met between
     them), or where the log stops at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
-    if not warned or (_stuck_at(rule, warned, logs)
-                      and not (rule.progress and _went_past_start(sources))):
+    if not warned or _stuck_at(rule, warned, sources):
         return warned
     companions = [other for other in rules if other.id in rule.with_rules]
     beside = [e for other in companions for e in sources.of(other)]
