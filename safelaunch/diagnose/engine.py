@@ -560,9 +560,12 @@ def _stuck_at(rule: Rule, warned: list[Evidence], sources: _EvidenceSources) -> 
     too: it is the failure someone quoted.  A rule whose warning every working run prints on
     its way (``progress``) counts there only where the run is known to have failed (a run
     directory's summary, a launcher's report of a failed rank): a pasted excerpt stops there as
-    often as a run does, and where no rank went past its start (``_went_past_start``)."""
+    often as a run does, and where no rank went past its start (``_went_past_start``); one
+    whose warning every run prints once (``repeats``) only where the log says it again."""
     logs = sources.logs
     if rule.progress and (not logs.failing or _went_past_start(sources)):
+        return False
+    if rule.repeats and len(warned) < 2:
         return False
     if not _where_it_stopped(warned, logs):
         return False

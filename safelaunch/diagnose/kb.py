@@ -112,6 +112,9 @@ class Rule:
     one of ``with_rules``' evidence, or where the run is known to have failed (a run
     directory's summary, a launcher's report) and no rank shows it went past its start (the
     ranks met, or a rank raised an error of its own)."""
+    repeats: bool = False
+    """Its warning shows a stop only where the log stops at it said more than once (every
+    rank waiting, or a retry): once, it is a line every run prints on its way."""
     paired: list[Pattern] = field(default_factory=list)
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""
@@ -185,8 +188,8 @@ def keyword(pattern: str) -> str | None:
 
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
-             "symptom", "needs_failure", "warnings", "with", "alone", "progress", "paired", "near",
-             "near_lines", "stopped_in"}
+             "symptom", "needs_failure", "warnings", "with", "alone", "progress", "repeats",
+             "paired", "near", "near_lines", "stopped_in"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -216,6 +219,7 @@ def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> R
                 needs_failure=bool(raw.get("needs_failure", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
                 alone=bool(raw.get("alone", False)), progress=bool(raw.get("progress", False)),
+                repeats=bool(raw.get("repeats", False)),
                 paired=paired, near=near, near_lines=_near_lines(raw, where),
                 stopped_in=stopped_in)
 
@@ -241,11 +245,11 @@ def _conditional_patterns(raw: dict[str, Any], where: str, keywords: dict[str, s
     warnings = _patterns(raw, where, keywords, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
-    for key in ("alone", "progress"):
+    for key in ("alone", "progress", "repeats"):
         if raw.get(key) and not warnings:
             raise ConfigError(f"{where}: '{key}' is about its 'warnings'")
-    if raw.get("alone") and raw.get("progress"):
-        raise ConfigError(f"{where}: 'alone' and 'progress' say opposite things")
+    if raw.get("alone") and (raw.get("progress") or raw.get("repeats")):
+        raise ConfigError(f"{where}: 'alone' and 'progress' or 'repeats' say opposite things")
     paired = _patterns(raw, where, keywords, "paired")
     near = _patterns(raw, where, keywords, "near")
     if bool(paired) != bool(near):

@@ -76,7 +76,8 @@ def test_a_rules_warning_comes_with_the_rules_it_needs():
     ('  patterns: ["x failed"]\n  alone: true', "'alone' is about its 'warnings'"),
     ('  patterns: ["x failed"]\n  progress: true', "'progress' is about its 'warnings'"),
     ('  warnings: ["a warning"]\n  with: [other]\n  alone: true\n  progress: true',
-     "'alone' and 'progress' say opposite things"),
+     "'alone' and 'progress' or 'repeats' say opposite things"),
+    ('  patterns: ["x failed"]\n  repeats: true', "'repeats' is about its 'warnings'"),
 ])
 def test_a_warning_without_its_rules_is_refused_in_one_line(body, says):
     with pytest.raises(ConfigError) as err:

@@ -1932,6 +1932,31 @@ CASES: dict[str, tuple[str, str]] = {
         "'packaging' from 'pkg_resources' (/venv/lib/python3.10/site-packages/pkg_resources/"
         "__init__.py)\n",
         "setuptools 69.5.1: pkg_resources.packaging available\n"),
+    # apex amp given a model already wrapped; wrapping after it
+    "apex-amp-after-parallel-wrapper": (
+        TRACE + "RuntimeError: Incoming model is an instance of torch.nn.parallel.Distributed"
+        "DataParallel. Parallel wrappers should only be applied to the model(s) AFTER \n the "
+        "model(s) have been returned from amp.initialize.\n",
+        "Selected optimization level O1; wrapping the model in DistributedDataParallel after "
+        "amp.initialize\n"),
+    # the ranks at the extensions root, then the others' timeout waiting; a build that loaded
+    "torch-extension-stale-lock": (
+        "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n" * 2
+        + "torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. "
+        "2/4 clients joined.\n",
+        "Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n"
+        "Loading extension module fused_adam...\nTime to load fused_adam op: 0.51 seconds\n"),
+    # a micro-batch's output kept past the next compiled call; a step marked first
+    "cudagraph-output-overwritten": (
+        TRACE + "RuntimeError: Error: accessing tensor output of CUDAGraphs that has been "
+        "overwritten by a subsequent run. Stack trace: File \"train.py\", line 40, in forward\n",
+        "torch.compiler.cudagraph_mark_step_begin() before each micro-batch; CUDAGraphs output "
+        "cloned\n"),
+    # torchrun's option after the script's path; a run that printed its own arguments
+    "script-argument-unrecognized": (
+        "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: "
+        "--nproc_per_node 2\n",
+        "train.py arguments: epochs=3 lr=0.001 (no unrecognized arguments)\n"),
     "apex-without-extensions": (
         TRACE + "    import amp_C\nModuleNotFoundError: No module named 'amp_C'\n",
         "apex built with --cpp_ext --cuda_ext: amp_C imported\n"),
@@ -2622,6 +2647,20 @@ def test_a_specific_cause_beats_the_peers_timeout():
     # newer Ray's core worker whose raylet closed the socket (where the log ends there)
     ("core_worker_process.cc:232: Failed to register worker to Raylet: IOError: Failed to read "
      "data from the socket: End of file\n", "ray-worker-register-failed"),
+    # DGL's device check; finetrainers' parallel degrees; HCCL's port; torch 0.4's spawn
+    ("dgl._ffi.base.DGLError: Cannot assign node feature \"h\" on device cuda:0 to a graph on "
+     "device cpu. Call DGLGraph.to() to copy the graph to the same device.\n",
+     "device-mismatch"),
+    ("2025-05-22 03:33:36 - [ERROR] - An error occurred during training: World size 2 must be "
+     "divisible by the product of all parallel degrees and data parallel shards.\n",
+     "device-mesh-too-big"),
+    ("[ERROR] HCCL(60570,):2025-12-04-14:46:07.911.312 [hccl_socket.cc:106] [60570][HcclSocket]"
+     "[Listen] socket type[0], listen on ip[192.2.2.195] and specific port[16666] fail. Please "
+     "check the port status and whether the port is being used by other process.\n",
+     "address-in-use"),
+    (TRACE + "    mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))\n"
+     "AttributeError: module 'torch.multiprocessing' has no attribute 'spawn'\n",
+     "torch-too-old-for-api"),
     # megatron-core 0.16's checkpoint mapping asked for the old optimizer format
     ("megatron.core.dist_checkpointing.core.CheckpointingException: ShardedTensor."
      "flattened_range is not supported.\n", "library-version-skew"),
@@ -4175,6 +4214,13 @@ def test_the_hub_advice_names_the_cli_that_exists():
 
 def _joined(rank: int, world: int) -> str:
     return f"Initializing distributed: GLOBAL_RANK: {rank}, MEMBER: {rank + 1}/{world}\n"
+
+
+def test_a_log_that_stops_at_the_extensions_root_waits_on_a_lock():
+    line = "Using /root/.cache/torch_extensions/py38_cpu as PyTorch extensions root...\n"
+    assert diagnose(from_text(line * 3, "x.log")).findings[0].id == "torch-extension-stale-lock"
+    # once, it is the line every build prints on its way
+    assert diagnose(from_text(line, "x.log")).status == "no_failure"
 
 
 def test_a_pasted_log_that_stops_as_ranks_join_is_no_stall():
