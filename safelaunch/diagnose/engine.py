@@ -575,12 +575,21 @@ def _stuck_at(rule: Rule, warned: list[Evidence], sources: _EvidenceSources) -> 
         for log in logs.texts for e in warned)
 
 
+INTERRUPTED = re.compile(r"KeyboardInterrupt|SignalException|SIGINT|SIGTERM")
+"""A rank stopped from outside (Ctrl-C, a signal the launcher sent): no error of its own."""
+
+
 def _went_past_start(sources: _EvidenceSources) -> bool:
     """The ranks met (``REACHED``), or a rank failed with a line of its own (not only a report
     of how it ended): a rank's log that stops at a start-up line (Lightning's joining line,
     which every rank prints, where only rank 0 prints what follows) is not where the run
-    stopped."""
-    return bool(sources.reached) or any(not EXIT_REPORT.search(e.text) for e in sources.shown)
+    stopped.  A rank stopped from outside (Ctrl-C, a signal) raised nothing of its own; the
+    frames of a traceback speak through its exception."""
+    if sources.reached or any(not INTERRUPTED.search(e.text)
+                              for e in _raised(sources.logs, sources.echoes)):
+        return True
+    return any(not (EXIT_REPORT.search(e.text) or INTERRUPTED.search(e.text)
+                    or e.text.startswith('File "')) for e in sources.shown)
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources) -> list[Evidence]:
@@ -598,7 +607,7 @@ def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources) -> l
     # a run that went on and failed apart (its peers' rendezvous then lost the failed rank)
     apart = [e for e in _raised(sources.logs, sources.echoes + companions)
              if not any(e.file == b.file and e.line == b.line for b in beside)]
-    apart += sources.reached
+    apart += sources.reached + sources.of(replace(rule, patterns=rule.passed, warnings=[]))
     if any(_nothing_between(w, b, apart) for w in warned for b in beside):
         return warned
     return []

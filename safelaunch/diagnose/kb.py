@@ -115,6 +115,10 @@ class Rule:
     repeats: bool = False
     """Its warning shows a stop only where the log stops at it said more than once (every
     rank waiting, or a retry): once, it is a line every run prints on its way."""
+    passed: list[Pattern] = field(default_factory=list)
+    """Patterns of a line that shows the step its warning is about was passed (an extension
+    built and loaded): between the warning and a ``with`` rule's failure, the failure is the
+    run's own."""
     paired: list[Pattern] = field(default_factory=list)
     """Patterns of a line that is evidence only with a line of ``near`` close to it in the same
     log: an exception and the frame it was raised from, a signal and the library it hit."""
@@ -131,7 +135,8 @@ class Rule:
     def every_pattern(self) -> list[Pattern]:
         """Its patterns, its warnings', its pairs' and its calls' (every regex it searches
         with)."""
-        return self.patterns + self.warnings + self.paired + self.near + self.stopped_in
+        return (self.patterns + self.warnings + self.paired + self.near + self.stopped_in
+                + self.passed)
 
 
 ALTERNATIVES_GROUP = re.compile(r"(?<!\\)\((?:[^()\\|]|\\.)*\|(?:[^()\\]|\\.)*(?<!\\)\)")
@@ -189,7 +194,7 @@ def keyword(pattern: str) -> str | None:
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
              "symptom", "needs_failure", "warnings", "with", "alone", "progress", "repeats",
-             "paired", "near", "near_lines", "stopped_in"}
+             "passed", "paired", "near", "near_lines", "stopped_in"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -220,6 +225,7 @@ def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> R
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
                 alone=bool(raw.get("alone", False)), progress=bool(raw.get("progress", False)),
                 repeats=bool(raw.get("repeats", False)),
+                passed=_patterns(raw, where, keywords, "passed"),
                 paired=paired, near=near, near_lines=_near_lines(raw, where),
                 stopped_in=stopped_in)
 
@@ -245,7 +251,7 @@ def _conditional_patterns(raw: dict[str, Any], where: str, keywords: dict[str, s
     warnings = _patterns(raw, where, keywords, "warnings")
     if bool(warnings) != bool(raw.get("with")):
         raise ConfigError(f"{where}: 'warnings' and 'with' go together")
-    for key in ("alone", "progress", "repeats"):
+    for key in ("alone", "progress", "repeats", "passed"):
         if raw.get(key) and not warnings:
             raise ConfigError(f"{where}: '{key}' is about its 'warnings'")
     if raw.get("alone") and (raw.get("progress") or raw.get("repeats")):

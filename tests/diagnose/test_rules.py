@@ -1950,13 +1950,15 @@ CASES: dict[str, tuple[str, str]] = {
     "cudagraph-output-overwritten": (
         TRACE + "RuntimeError: Error: accessing tensor output of CUDAGraphs that has been "
         "overwritten by a subsequent run. Stack trace: File \"train.py\", line 40, in forward\n",
-        "torch.compiler.cudagraph_mark_step_begin() before each micro-batch; CUDAGraphs output "
-        "cloned\n"),
+        "skipping cudagraphs due to mutated inputs (1 instances). Found from : File "
+        "\"train.py\", line 40, in forward\nUnable to hit fast path of CUDAGraphs because of "
+        "pending, uninvoked backwards. Consider running with torch.no_grad()\n"),
     # torchrun's option after the script's path; a run that printed its own arguments
     "script-argument-unrecognized": (
         "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: "
         "--nproc_per_node 2\n",
-        "train.py arguments: epochs=3 lr=0.001 (no unrecognized arguments)\n"),
+        "usage: train.py [-h] [--epochs EPOCHS]\n\noptions:\n  -h, --help  show this help "
+        "message and exit\n  --epochs EPOCHS\n"),
     "apex-without-extensions": (
         TRACE + "    import amp_C\nModuleNotFoundError: No module named 'amp_C'\n",
         "apex built with --cpp_ext --cuda_ext: amp_C imported\n"),
@@ -2661,6 +2663,33 @@ def test_a_specific_cause_beats_the_peers_timeout():
     (TRACE + "    mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))\n"
      "AttributeError: module 'torch.multiprocessing' has no attribute 'spawn'\n",
      "torch-too-old-for-api"),
+    # a name too new for this Python, looked for in the standard library's own file
+    ("ImportError: cannot import name 'StrEnum' from 'enum' (/usr/lib/python3.10/enum.py)\n",
+     "module-not-found"),
+    ("ImportError: cannot import name 'Literal' from 'typing' (C:\\Users\\me\\AppData\\Local\\"
+     "Programs\\Python\\Python37\\lib\\typing.py)\n", "module-not-found"),
+    ("ImportError: cannot import name 'Self' from 'typing' (/home/me/proj/typing.py)\n",
+     "local-module-shadows-package"),
+    ("ImportError: cannot import name 'load_dataset' from 'datasets' (/home/swarnava/proj/"
+     "datasets.py)\n", "local-module-shadows-package"),
+    # torch.distributed's names read as attributes: a newer API, a submodule torch imports only
+    # when asked, a typo Python corrects, a backend this build lacks
+    (TRACE + "AttributeError: module 'torch.distributed' has no attribute 'DeviceMesh'\n",
+     "torch-too-old-for-api"),
+    (TRACE + "AttributeError: module 'torch.distributed' has no attribute 'checkpoint'\n",
+     "library-version-skew"),
+    (TRACE + "AttributeError: module 'torch.distributed' has no attribute 'all_gather_into_tensr'"
+     ". Did you mean: 'all_gather_into_tensor'?\n", "python-exception"),
+    (TRACE + "AttributeError: module 'torch.distributed' has no attribute 'ProcessGroupNCCL'. "
+     "Did you mean: 'ProcessGroup'?\n", "python-exception"),
+    # early apex's words; 3.9+'s ArgumentError; the launcher's own parser is not the script's
+    (TRACE + "RuntimeError: Incoming model is an instance of torch.nn.DataParallel. Parallel "
+     "wrappers should only be applied AFTER the model(s) have been returned from "
+     "amp.initialize.\n", "apex-amp-after-parallel-wrapper"),
+    (TRACE + "argparse.ArgumentError: unrecognized arguments: --world_size 8\n",
+     "script-argument-unrecognized"),
+    (TRACE + "RuntimeError: Error: accessing gradient tensor output of CUDAGraphs that has been "
+     "overwritten by a subsequent run. Stack trace: x.\n", "cudagraph-output-overwritten"),
     # megatron-core 0.16's checkpoint mapping asked for the old optimizer format
     ("megatron.core.dist_checkpointing.core.CheckpointingException: ShardedTensor."
      "flattened_range is not supported.\n", "library-version-skew"),
@@ -4216,11 +4245,29 @@ def _joined(rank: int, world: int) -> str:
     return f"Initializing distributed: GLOBAL_RANK: {rank}, MEMBER: {rank + 1}/{world}\n"
 
 
+def test_a_timeout_after_the_extension_loaded_is_the_runs_own():
+    text = ("Using /root/.cache/torch_extensions/py310_cu121 as PyTorch extensions root...\n"
+            "Loading extension module fused_adam...\nTime to load fused_adam op: 0.1 seconds\n"
+            + "{'loss': 0.9}\n" * 20
+            + "[rank1]:[E ProcessGroupNCCL.cpp:563] [Rank 1] Watchdog caught collective operation"
+            " timeout: WorkNCCL(SeqNum=5021, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)="
+            "1800000) ran for 1800090 milliseconds before timing out.\n")
+    assert [f.id for f in diagnose(from_text(text, "x.log")).findings] == ["collective-timeout"]
+
+
 def test_a_log_that_stops_at_the_extensions_root_waits_on_a_lock():
     line = "Using /root/.cache/torch_extensions/py38_cpu as PyTorch extensions root...\n"
     assert diagnose(from_text(line * 3, "x.log")).findings[0].id == "torch-extension-stale-lock"
     # once, it is the line every build prints on its way
     assert diagnose(from_text(line, "x.log")).status == "no_failure"
+
+
+def test_rays_disk_check_where_a_log_ends_is_no_failure():
+    text = ("Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n(raylet) [2025-08-10 22:43:27,018 "
+            "E 18695 18729] file_system_monitor.cc:116: /tmp/ray/session_x is over 95% full, "
+            "available space: 1.04582 GB; capacity: 30 GB. Object creation will fail if spilling "
+            "is required.\n")
+    assert diagnose(from_text(text, "x.log")).status == "no_failure"
 
 
 def test_a_pasted_log_that_stops_as_ranks_join_is_no_stall():
@@ -4243,6 +4290,12 @@ def _failed_run(tmp_path: Path, logs: list[str]) -> list[str]:
 
 def test_a_failed_run_whose_ranks_stopped_as_they_joined_stalled_at_init(tmp_path):
     assert _failed_run(tmp_path, [_joined(0, 2), _joined(1, 2)])[0] == "ranks-stalled-at-init"
+
+
+def test_ranks_stopped_by_ctrl_c_as_they_joined_stalled_at_init(tmp_path):
+    rank0 = (_joined(0, 2) + TRACE + "  File \"/venv/lib/python3.10/site-packages/torch/"
+             "distributed/rendezvous.py\", line 180, in _create_c10d_store\nKeyboardInterrupt\n")
+    assert _failed_run(tmp_path, [rank0, _joined(1, 2)])[0] == "ranks-stalled-at-init"
 
 
 def test_a_world_of_one_waits_for_nobody(tmp_path):
