@@ -594,8 +594,8 @@ def _went_past_start(sources: _EvidenceSources) -> bool:
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources) -> list[Evidence]:
     """The lines of the rule's warning that count: beside the failure it leads to (another
-    rule's evidence, ``with``, with no other exception and no sign that the ranks met between
-    them), or where the log stops at it."""
+    rule's evidence, ``with``, with no other exception, no sign that the ranks met and no line
+    of the rule's ``passed`` between them), or where the log stops at it."""
     warned = sources.of(replace(rule, patterns=rule.warnings, warnings=[]))
     if not warned or _stuck_at(rule, warned, sources):
         return warned
