@@ -408,10 +408,16 @@ class _EvidenceSources:
 
     def of(self, rule: Rule) -> list[Evidence]:
         if rule.from_exceptions:
-            return _raised(self.logs, self.echoes)
+            return self.raised
         if rule.from_failures:
             return self.shown
         return _patterns_found(rule, self.readings, self.views)
+
+    @cached_property
+    def raised(self) -> list[Evidence]:
+        """The ranks' exceptions, except another rank's echoes (``_raised``), found once a
+        diagnosis: the exception rule's evidence, and what tells a run went past its start."""
+        return _raised(self.logs, self.echoes)
 
     @cached_property
     def stops(self) -> list[Evidence]:
@@ -585,11 +591,10 @@ def _went_past_start(sources: _EvidenceSources) -> bool:
     which every rank prints, where only rank 0 prints what follows) is not where the run
     stopped.  A rank stopped from outside (Ctrl-C, a signal) raised nothing of its own; the
     frames of a traceback speak through its exception."""
-    if sources.reached or any(not INTERRUPTED.search(e.text)
-                              for e in _raised(sources.logs, sources.echoes)):
+    if sources.reached or any(not INTERRUPTED.search(e.text) for e in sources.raised):
         return True
     return any(not (EXIT_REPORT.search(e.text) or INTERRUPTED.search(e.text)
-                    or e.text.startswith('File "')) for e in sources.shown)
+                    or tracebacks.FRAME.match(e.text)) for e in sources.shown)
 
 
 def _warned(rule: Rule, rules: tuple[Rule, ...], sources: _EvidenceSources) -> list[Evidence]:
