@@ -2543,6 +2543,9 @@ RUN_END = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n{}\nTraining complet
     "Tests failed: 0",
     "Health Check failed: endpoint not ready yet",
     "Upload attempt 1 failed: ConnectionError: timed out; 2 retries left",
+    # an optional import a library fell back from
+    "Could not import flash_attn: ImportError: cannot import name 'flash_attn_func' from "
+    "'flash_attn' (unknown location); falling back to sdpa",
     # a side tool's error before the run's own last line
     "[12:00:00] tensorboard: OSError: [Errno 98] Address already in use (tensorboard not "
     "started)",
