@@ -24,6 +24,7 @@ import re
 import stat
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import BinaryIO
 
@@ -46,11 +47,17 @@ WRAP_WIDTH_MIN = 60
 """The narrowest terminal width a log is taken to have been cut at."""
 TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)
 """Widths terminals open at: one line cut there is enough to say so."""
+FILL_WIDTH_MAX = 160
+"""The widest a mail, an editor or a forum fills a paragraph at: a log whose longest line is
+longer was not filled."""
 RECORD_START = 4
 """How many first characters two lines of one kind of record share (a level, a prefix)."""
 WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
+RECORD_ENDS = ".;!?"
+"""What a record (a log line, a sentence) ends with: a fill broke a line there far less often
+than the line was one record (a fill breaks at a bracket as at any word)."""
 TYPOGRAPHIC_CHARS = re.compile("[" + "".join(TYPOGRAPHIC) + "]")
 LINE_ENDS = re.compile("[\r\n]")
 ESCAPE_MAX = LINE_CAP
@@ -144,6 +151,9 @@ def unwrapped(body: Text) -> Text | None:
     * a web page's or a chat's, at a word: a long line (``UNWRAP_MIN_WIDTH``) that does not
       end a sentence or a field, and a next line that goes on in lower case; the newline
       becomes a space.
+    * a mail's, an editor's or a forum's fill, at a word: every line at most the log's longest
+      (``FILL_WIDTH_MAX`` at most), and a long line broken where the next line's first word
+      would not have fitted on it (``_fill_breaks``); the newline becomes a space.
     Lines of one width may also be a short paragraph a mail or an editor filled at words
     (``is not`` / ``available.``): the same cuts are read as spaces too, a reading of its own
     (``Text.spaced``).
@@ -184,7 +194,7 @@ def _unwrapped(body: Text) -> Text | None:
         body.spaced = Text(_spaced(text, _page_wraps(text) | set(cut_at)), body.tail_start,
                            body.tail_first_line, lines)
     words = joined if joined is not None else text
-    joins = _page_wraps(words)
+    joins = _page_wraps(words) | _fill_breaks(words, _longest(text))
     if not joins and joined is None:
         return None
     return Text(_spaced(words, joins), body.tail_start, body.tail_first_line, lines)
@@ -195,6 +205,31 @@ def _page_wraps(text: str) -> set[int]:
     return {at for match in WRAP_POINT.finditer(text)
             if (at := match.start()) - text.rfind("\n", 0, at) > UNWRAP_MIN_WIDTH
             and text[at - 1] not in SENTENCE_ENDS}
+
+
+def _longest(text: str) -> int:
+    return max(map(len, text.split("\n")))
+
+
+def _fill_breaks(text: str, width: int) -> set[int]:
+    """The newlines a fill at ``width`` (the log's longest line) broke a long line at: the
+    next line's first word would not have fitted on it.  A fill leaves no space at either side
+    of its break; a line that ends a record (``RECORD_ENDS``), or one the next starts as (the
+    next record of its kind, a progress log's next step), is a line of its own."""
+    if not UNWRAP_MIN_WIDTH < width <= FILL_WIDTH_MAX:
+        return set()
+    breaks: set[int] = set()
+    at = 0
+    lines = text.split("\n")
+    for line, after in pairwise(lines):
+        at += len(line) + 1
+        word = after.split(" ", 1)[0]
+        if (UNWRAP_MIN_WIDTH < len(line) <= width < len(line) + 1 + len(word)
+                and word and line[-1] not in RECORD_ENDS and not line[-1].isspace()
+                and _goes_on(line, after)
+                and _not_a_separator(line)):
+            breaks.add(at - 1)
+    return breaks
 
 
 def _spaced(text: str, newlines: set[int]) -> str:
@@ -217,8 +252,17 @@ def _cuts(lines: list[str]) -> set[int]:
         if any(_not_a_separator(lines[number]) for number in numbers):
             cut = {number for number in numbers if _goes_on(lines[number], lines[number + 1])
                    and _not_a_separator(lines[number])}
-            return cut if len(cut) >= 2 or (cut and width in TERMINAL_WIDTHS) else set()
+            if len(cut) >= 2 or (cut and width in TERMINAL_WIDTHS):
+                return cut
+            # one line cut at a width of the window's own: where it cut a word in two
+            return {number for number in cut if _splits_a_word(lines[number], lines[number + 1])}
     return set()
+
+
+def _splits_a_word(line: str, after: str) -> bool:
+    """A line that ends in a letter, and the next goes on in lower case with no space: the
+    two halves of one word (``Unabl`` / ``e to find address``)."""
+    return line[-1:].isalpha() and after[:1].islower()
 
 
 def _not_a_separator(line: str) -> bool:

@@ -2807,6 +2807,39 @@ def test_short_lines_are_never_joined():
     assert unwrapped(Text("x" * 50 + ".\nnext sentence starts here\n")) is None
 
 
+def test_a_line_cut_once_at_a_windows_own_width_is_read_joined():
+    """A terminal of any width cuts the one line longer than it: where the cut splits a word,
+    the two halves are one line."""
+    line = ("[E ProcessGroupGloo.cpp:138] Gloo connectFullMesh failed with [/opt/gloo/transport/"
+            "tcp/device.cc:88] ifa != nullptr. Unable to find address for: eth0")
+    cut = line.index("Unabl") + 5
+    text = "step 0 starting\n" + line[:cut] + "\n" + line[cut:] + "\n"
+    assert diagnose(from_text(text, "cut.log")).findings[0].id == "gloo-socket-ifname"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    ("slurmstepd: error: *** JOB 4191701 ON c5-1 CANCELLED AT\n2021-08-17T15:09:00 DUE TO "
+     "TIME LIMIT ***\n", "slurm-time-limit"),
+    ("epoch 1 step 20 loss 0.41\ntorch.distributed.elastic.multiprocessing.api: [ERROR] "
+     "failed (exitcode:\n-9) local_rank: 1 (pid: 14447) of binary:\n/usr/bin/python3\n",
+     "oom-killer"),
+])
+def test_a_paragraph_filled_at_words_is_read_joined(text, rule_id):
+    """A mail, an editor or a forum fills a long line at words: the break is where the next
+    word would not have fitted, whatever it starts with (a date, a digit, a sign)."""
+    assert diagnose(from_text(text, "filled.log")).findings[0].id == rule_id
+
+
+def test_records_and_sentences_are_no_fill():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    steps = "".join(f"Epoch {n}: 100%|##########| 500/500 [01:00<00:00, loss=0.{n}]\n"
+                    for n in range(5))
+    assert unwrapped(Text(steps)) is None
+    sentences = ("The model was saved to the directory that the run was given.\n"
+                 "Training finished after three epochs without a problem.\n")
+    assert unwrapped(Text(sentences)) is None
+
+
 def test_an_exception_quoted_in_a_sentence_is_a_failure():
     text = 'when I start the second node I get "FancyLibError: widget 7 is frobnicated"\n'
     result = diagnose(from_text(text, "question.txt"))
