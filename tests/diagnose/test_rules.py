@@ -306,6 +306,11 @@ CASES: dict[str, tuple[str, str]] = {
         "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: "
         "--local-rank=1\n",
         "using LOCAL_RANK=1 from the environment (no --local-rank argument needed)\n"),
+    "gpu-physics-buffer-too-small": (
+        "[2025-03-06 18:26:36.049] [SAPIEN] [critical] Patch buffer overflow detected, please "
+        "increase its size to at least 2194799 in the scene desc!\n",
+        "[INFO]: Physics buffers: gpu_max_rigid_patch_count=163840, "
+        "gpu_found_lost_pairs_capacity=2097152\n"),
     "cuda-oom": (
         TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 "
         "has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n",
