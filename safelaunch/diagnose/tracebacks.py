@@ -32,7 +32,12 @@ EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrup
                        + WRAPPED_TYPE + r"(?::|$)")
 """An exception line; Ray's ``RayTaskError(ValueError):`` names the worker's own type too."""
 FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})'
-                   r"|^([^\s:]{1,500}\.py):(\d+) in ([^\s]{1,200})")  # the second: rich
+                   r"|^([^\s:]{1,500}\.py):(\d+) in ([^\s]{1,200})"
+                   r"|^File ([^\s:]{1,500}\.py):(\d+), in ([^\s(]{1,200})"
+                   r"|^(Cell In\[\d{1,6}\]), line (\d{1,7})(?:, in ([^\s(]{1,200}))?")
+"""A frame line: Python's own, rich's boxed one (``train.py:56 in fail``), IPython's and
+Jupyter's (``File ~/lib/python3.10/site-packages/x.py:123, in f(a, b)``; a notebook's cell,
+the user's own code: ``Cell In[7], line 1``)."""
 BOX = re.compile(r"^[ \t]*[│|╭╰][ \t]?|[ \t]?[│|╮╯][ \t]*$")
 LAUNCHER_ECHOES = ("ChildFailedError", "CalledProcessError", "SignalException")
 LIBRARY_PATHS = ("site-packages", "dist-packages", "<frozen", "/lib/python")
@@ -224,11 +229,11 @@ def _another_rank(rank: int | None, line_rank: int | None) -> bool:
 
 def _user_frame(frame: re.Match[str]) -> str | None:
     """``train.py:56 in fail`` for a frame in the user's own code; None for a library's."""
-    path, number, function = (frame.group(1, 2, 3) if frame.group(1)
-                              else frame.group(4, 5, 6))
+    first = next(group for group in (1, 4, 7, 10) if frame.group(group) is not None)
+    path, number, function = frame.group(first, first + 1, first + 2)
     if any(part in path for part in LIBRARY_PATHS):
         return None
-    return f"{path.rsplit('/', 1)[-1]}:{number} in {function}"
+    return f"{path.rsplit('/', 1)[-1]}:{number} in {function or '<cell>'}"
 
 
 def _exception_line(line: str) -> bool:

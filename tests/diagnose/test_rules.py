@@ -2845,6 +2845,36 @@ def test_records_and_sentences_are_no_fill():
     assert unwrapped(Text(sentences)) is None
 
 
+# IPython 9.18's own traceback (a notebook, Jupyter, notebook_launcher's cell): a frame is
+# "File PATH:N, in f(args)", the notebook's cell is "Cell In[n], line N", and the source
+# around each frame is shown with its line numbers
+IPYTHON_TRACEBACK = (
+    "---------------------------------------------------------------------------\n"
+    "FrobError                                 Traceback (most recent call last)\n"
+    "Cell In[3], line 1\n"
+    "----> 1 run()\n\n"
+    "Cell In[2], line 3, in run()\n"
+    "      1 def run():\n"
+    "      2     x = 7\n"
+    "----> 3     widgetlib.frob(x)\n\n"
+    "File ~/venv/lib/python3.11/site-packages/widgetlib.py:6, in frob(widget)\n"
+    "      4 def frob(widget):\n"
+    "      5     if widget > 3:\n"
+    "----> 6         raise FrobError(\n"
+    "      7             \"widget is frobnicated \"\n"
+    "      8             \"beyond repair\")\n\n"
+    "FrobError: widget is frobnicated beyond repair\n")
+
+
+def test_a_notebooks_traceback_names_the_cell_it_came_from():
+    finding = diagnose(from_text(IPYTHON_TRACEBACK, "notebook.log")).findings[0]
+    assert finding.evidence[0].text.endswith("(raised at Cell In[2]:3 in run)")
+    in_a_file = IPYTHON_TRACEBACK.replace("Cell In[2], line 3, in run()",
+                                          "File ~/project/train.py:3, in run()")
+    finding = diagnose(from_text(in_a_file, "notebook.log")).findings[0]
+    assert finding.evidence[0].text.endswith("(raised at train.py:3 in run)")
+
+
 def test_an_exception_quoted_in_a_sentence_is_a_failure():
     text = 'when I start the second node I get "FancyLibError: widget 7 is frobnicated"\n'
     result = diagnose(from_text(text, "question.txt"))
