@@ -22,7 +22,7 @@ import codecs
 import os
 import re
 import stat
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -55,6 +55,9 @@ RECORD_START = 4
 WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
+FILL_GOES_ON = re.compile(r"[\w'\"(`/~<]|-\w")
+"""How a line a fill broke goes on: a word, a quote, a bracket it opens, a path, a sign or a
+flag (not a separator, a comment, a list's mark or a logger's bracketed prefix)."""
 RECORD_ENDS = ".;!?"
 """What a record (a log line, a sentence) ends with: a fill broke a line there far less often
 than the line was one record (a fill breaks at a bracket as at any word)."""
@@ -214,19 +217,22 @@ def _longest(text: str) -> int:
 def _fill_breaks(text: str, width: int) -> set[int]:
     """The newlines a fill at ``width`` (the log's longest line) broke a long line at: the
     next line's first word would not have fitted on it.  A fill leaves no space at either side
-    of its break; a line that ends a record (``RECORD_ENDS``), or one the next starts as (the
-    next record of its kind, a progress log's next step), is a line of its own."""
+    of its break; a line that ends a record (``RECORD_ENDS``) is a line of its own, and so is
+    a next line that starts as other lines of the log do (records of one kind: a logger's
+    level or time stamp, a rank's tag, a progress log's next step, a separator)."""
     if not UNWRAP_MIN_WIDTH < width <= FILL_WIDTH_MAX:
         return set()
     breaks: set[int] = set()
     at = 0
     lines = text.split("\n")
+    starts = Counter(line[:RECORD_START] for line in lines)
     for line, after in pairwise(lines):
         at += len(line) + 1
         word = after.split(" ", 1)[0]
         if (UNWRAP_MIN_WIDTH < len(line) <= width < len(line) + 1 + len(word)
-                and word and line[-1] not in RECORD_ENDS and not line[-1].isspace()
-                and _goes_on(line, after)
+                and FILL_GOES_ON.match(after) and line[-1] not in RECORD_ENDS
+                and not line[-1].isspace()
+                and starts[after[:RECORD_START]] < 2
                 and _not_a_separator(line)):
             breaks.add(at - 1)
     return breaks

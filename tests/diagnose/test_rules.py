@@ -2843,6 +2843,14 @@ def test_records_and_sentences_are_no_fill():
     sentences = ("The model was saved to the directory that the run was given.\n"
                  "Training finished after three epochs without a problem.\n")
     assert unwrapped(Text(sentences)) is None
+    # a logger's records, each the first of its kind after the longest; nccl-tests' table
+    # and its comment
+    records = ("[INFO|trainer.py:1142] 2021-02-23 12:53:06,799 >> Num examples = 1000\n"
+               "[INFO|trainer.py:1143] 2021-02-23 12:53:06,800 >> Num Epochs = 3 of many\n"
+               "[WARNING|trainer.py:1142] 2021-02-23 12:53:06,801 >> skipping step 7\n"
+               "    134217728      33554432     float     sum      -1    1203.1  111.56  209.1\n"
+               "# Errors with asterisks indicate errors that have exceeded the maximum\n")
+    assert unwrapped(Text(records)) is None
 
 
 # IPython 9.18's own traceback (a notebook, Jupyter, notebook_launcher's cell): a frame is
