@@ -5,7 +5,8 @@ without either, it is the rank of the earliest evidence.  The first rule (in the
 order) with evidence on the root-cause rank is the cause; other matching rules follow, at
 most a handful; rules marked ``consequence`` on other ranks are listed as consequences.
 A rule's patterns are also tried on the log with its wrapped lines joined again
-(``reading.unwrapped``), so a message a terminal or a web page broke in two is still known.
+(``reading.unwrapped``), so a message a terminal, a web page, a mail or an editor broke in
+two is still known.
 Rules marked ``symptom`` (a collective or store timeout, which a crashed peer produces too)
 come after every other cause.  A log that shows a failure by its shape (``launchers``) is
 never called healthy: when no rule knows it, the fallback shows the lines that prove it.  A
@@ -53,6 +54,8 @@ class Evidence:
     recased: bool = False
     """Inferred from a line matched without case (``recased``), not from where a traceback
     stops."""
+    last: int = 0
+    """The last line of the log a joined reading's line holds (0: the line alone)."""
 
 
 Match = tuple[Rule, list[Evidence]]
@@ -219,7 +222,9 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[tuple[Evidence, int
             if launchers.inside(views.warned(log), start):
                 continue  # a logged warning (Dynamo's eager fallback) the run went on from
             evidence = _evidence(log, start)
-            found.append((evidence, _last_line(log, start) if log.joined else evidence.line))
+            if log.joined:
+                evidence.last = _last_line(log, start)
+            found.append((evidence, max(evidence.line, evidence.last)))
             if len(found) >= MAX_MATCHES:
                 return found
     return found
@@ -454,9 +459,11 @@ def _fallback_not_needed(rule: Rule, matches: list[Match], failing: bool) -> boo
 
 def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
     """Whether a line of ``evidence`` is the last line of its log: the run stopped there (an
-    excerpt cut in the middle of a copy of the line, repeated, stops there too)."""
+    excerpt cut in the middle of a copy of the line, repeated, stops there too; a line a
+    joined reading holds stops there where any of the log's lines it holds does)."""
     last = {log.path: _stopping_lines(log) for log in logs.texts}
-    return any(e.line in last.get(e.file, ()) for e in evidence)
+    return any(line in last.get(e.file, ())
+               for e in evidence for line in range(e.line, max(e.line, e.last) + 1))
 
 
 def _content_end(text: str, end: int | None = None) -> int:

@@ -56,8 +56,13 @@ WRAP_POINT = re.compile(r"\n[a-z]")
 SENTENCE_ENDS = " \t:.;!?)]}>"
 """What a line that was ended on purpose ends with: a sentence's end, a field's colon."""
 FILL_GOES_ON = re.compile(r"[\w'\"(`/~<]|-\w")
-"""How a line a fill broke goes on: a word, a quote, a bracket it opens, a path, a sign or a
-flag (not a separator, a comment, a list's mark or a logger's bracketed prefix)."""
+"""How a line a fill broke goes on: a word, a quote, a bracket it opens, a path, a minus sign
+or a flag (not a separator, a comment, a list's mark or a logger's bracketed prefix)."""
+EXCEPTION_START = re.compile(r"[A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt|Warning)"
+                             r"\b")
+"""A line that starts as an exception's does (``ValueError: ...``): a record of its own."""
+FILL_RUN_MAX = 40
+"""The most lines one fill is read joined over: a message longer than that is not one line."""
 RECORD_ENDS = ".;!?"
 """What a record (a log line, a sentence) ends with: a fill broke a line there far less often
 than the line was one record (a fill breaks at a bracket as at any word)."""
@@ -148,9 +153,9 @@ def unwrapped(body: Text) -> Text | None:
 
     * a terminal's, at a fixed width: the log's longest lines (``WRAP_WIDTH_MIN`` or more,
       not a separator of one repeated character) all have one length, at least twice (once
-      for a usual terminal width, ``TERMINAL_WIDTHS``); each
-      line of that length goes on, without a space, on the next.  The newlines it held
-      become spaces at the end of the joined line.
+      for a usual terminal width, ``TERMINAL_WIDTHS``, or where the one cut looks like a
+      word cut in two: ``_splits_a_word``); each line of that length goes on, without a
+      space, on the next.  The newlines it held become spaces at the end of the joined line.
     * a web page's or a chat's, at a word: a long line (``UNWRAP_MIN_WIDTH``) that does not
       end a sentence or a field, and a next line that goes on in lower case; the newline
       becomes a space.
@@ -217,24 +222,31 @@ def _longest(text: str) -> int:
 def _fill_breaks(text: str, width: int) -> set[int]:
     """The newlines a fill at ``width`` (the log's longest line) broke a long line at: the
     next line's first word would not have fitted on it.  A fill leaves no space at either side
-    of its break; a line that ends a record (``RECORD_ENDS``) is a line of its own, and so is
-    a next line that starts as other lines of the log do (records of one kind: a logger's
-    level or time stamp, a rank's tag, a progress log's next step, a separator)."""
+    of its break and does not indent the rest of a line.  A line of its own is: one that ends
+    a record (``RECORD_ENDS``) or is indented (a traceback's source line), a separator, a next
+    line that starts as other lines of the log do (records of one kind: a logger's level or
+    time stamp, a rank's tag, a progress log's next step), as a record does (``FILL_GOES_ON``)
+    or as an exception's line does; and one fill is joined over ``FILL_RUN_MAX`` lines at
+    most."""
     if not UNWRAP_MIN_WIDTH < width <= FILL_WIDTH_MAX:
         return set()
     breaks: set[int] = set()
     at = 0
     lines = text.split("\n")
     starts = Counter(line[:RECORD_START] for line in lines)
+    run = 0
     for line, after in pairwise(lines):
         at += len(line) + 1
-        word = after.split(" ", 1)[0]
+        word = after.split(maxsplit=1)[0] if after.strip() else ""
         if (UNWRAP_MIN_WIDTH < len(line) <= width < len(line) + 1 + len(word)
-                and FILL_GOES_ON.match(after) and line[-1] not in RECORD_ENDS
-                and not line[-1].isspace()
-                and starts[after[:RECORD_START]] < 2
-                and _not_a_separator(line)):
+                and run < FILL_RUN_MAX and FILL_GOES_ON.match(after)
+                and not line[0].isspace() and line[-1] not in RECORD_ENDS
+                and not line[-1].isspace() and starts[after[:RECORD_START]] < 2
+                and _not_a_separator(line) and not EXCEPTION_START.match(after)):
             breaks.add(at - 1)
+            run += 1
+        else:
+            run = 0
     return breaks
 
 
@@ -266,9 +278,12 @@ def _cuts(lines: list[str]) -> set[int]:
 
 
 def _splits_a_word(line: str, after: str) -> bool:
-    """A line that ends in a letter, and the next goes on in lower case with no space: the
-    two halves of one word (``Unabl`` / ``e to find address``)."""
-    return line[-1:].isalpha() and after[:1].islower()
+    """A line that ends in a letter, and a shorter next line that goes on in lower case with
+    no space or tab before its first word ends: likely the two halves of one word (``Unabl``
+    / ``e to find address``), not a line and the next record (``hellaswag\tacc\t0.79``)."""
+    first = after.split(maxsplit=1)[0] if after.strip() else ""
+    return (line[-1:].isalpha() and after[:1].islower() and len(after) < len(line)
+            and "\t" not in after[:len(first) + 1])
 
 
 def _not_a_separator(line: str) -> bool:

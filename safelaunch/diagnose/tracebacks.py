@@ -2,8 +2,9 @@
 
 A traceback is ``Traceback (most recent call last):``, indented frame lines, then the
 exception line (``TypeError: ...``); rich's boxed tracebacks (accelerate, Lightning) are read
-by dropping the box's borders.  Exceptions a launcher raises only to report its ranks'
-failure (``ChildFailedError``, ``CalledProcessError``) are not the ranks' errors.
+by dropping the box's borders, and IPython's (a notebook's) by its own frame lines.
+Exceptions a launcher raises only to report its ranks' failure (``ChildFailedError``,
+``CalledProcessError``) are not the ranks' errors.
 """
 
 from __future__ import annotations
@@ -33,11 +34,19 @@ EXCEPTION = re.compile(r"^([A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrup
 """An exception line; Ray's ``RayTaskError(ValueError):`` names the worker's own type too."""
 FRAME = re.compile(r'File "([^"\n]{1,500})", line (\d+), in ([^\s]{1,200})'
                    r"|^([^\s:]{1,500}\.py):(\d+) in ([^\s]{1,200})"
-                   r"|^File ([^\s:]{1,500}\.py):(\d+), in ([^\s(]{1,200})"
-                   r"|^(Cell In\[\d{1,6}\]), line (\d{1,7})(?:, in ([^\s(]{1,200}))?")
+                   r"|^File ((?:[A-Za-z]:)?[^:\n]{1,500}\.py):(\d{1,7}), in ([^\s(]{1,200})"
+                   r"|^(Cell In\[\d{1,6}\]), line (\d{1,7})(?:, in ([^\s(]{1,200}))?"
+                   r"|^(Input In \[\d{1,6}\]), in ([^\s(]{1,200})"
+                   r"|^(<ipython-input-\d{1,6}-[0-9a-f]{1,40}>) in ([^\s(]{1,200})"
+                   r"|^((?:[A-Za-z]:)?[^\s:<]{1,500}\.py) in ([^\s(]{1,200})\(")
 """A frame line: Python's own, rich's boxed one (``train.py:56 in fail``), IPython's and
-Jupyter's (``File ~/lib/python3.10/site-packages/x.py:123, in f(a, b)``; a notebook's cell,
-the user's own code: ``Cell In[7], line 1``)."""
+Jupyter's: 8.5 on ``File ~/lib/python3.10/site-packages/x.py:123, in f(a, b)`` and a
+notebook's cell, the user's own code, ``Cell In[7], line 1``; 8.0 to 8.4 ``Input In [2], in
+run()``; 7 ``<ipython-input-2-ba63a9f59e67> in run()`` and ``/path/x.py in f(a, b)``, without
+line numbers."""
+FRAME_FORMS = ((1, True), (4, True), (7, True), (10, True), (13, False), (15, False),
+               (17, False))
+"""Each of ``FRAME``'s forms: its first group (the path) and whether a line number follows."""
 BOX = re.compile(r"^[ \t]*[│|╭╰][ \t]?|[ \t]?[│|╮╯][ \t]*$")
 LAUNCHER_ECHOES = ("ChildFailedError", "CalledProcessError", "SignalException")
 LIBRARY_PATHS = ("site-packages", "dist-packages", "<frozen", "/lib/python")
@@ -229,11 +238,15 @@ def _another_rank(rank: int | None, line_rank: int | None) -> bool:
 
 def _user_frame(frame: re.Match[str]) -> str | None:
     """``train.py:56 in fail`` for a frame in the user's own code; None for a library's."""
-    first = next(group for group in (1, 4, 7, 10) if frame.group(group) is not None)
-    path, number, function = frame.group(first, first + 1, first + 2)
+    first, numbered = next(form for form in FRAME_FORMS if frame.group(form[0]) is not None)
+    path = frame.group(first)
     if any(part in path for part in LIBRARY_PATHS):
         return None
-    return f"{path.rsplit('/', 1)[-1]}:{number} in {function or '<cell>'}"
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if not numbered:
+        return f"{name} in {frame.group(first + 1)}"
+    number, function = frame.group(first + 1, first + 2)
+    return f"{name}:{number} in {function or '<cell>'}"
 
 
 def _exception_line(line: str) -> bool:

@@ -307,8 +307,8 @@ CASES: dict[str, tuple[str, str]] = {
         "--local-rank=1\n",
         "using LOCAL_RANK=1 from the environment (no --local-rank argument needed)\n"),
     "gpu-physics-buffer-too-small": (
-        "[2025-03-06 18:26:36.049] [SAPIEN] [critical] Patch buffer overflow detected, please "
-        "increase its size to at least 2194799 in the scene desc!\n",
+        TRACE + "ValueError: MuJoCo naconmax (25600) exceeds contacts.rigid_contact_max (3840). "
+        "Create Contacts with at least rigid_contact_max=25600.\n",
         "[INFO]: Physics buffers: gpu_max_rigid_patch_count=163840, "
         "gpu_found_lost_pairs_capacity=2097152\n"),
     "cuda-oom": (
@@ -2874,13 +2874,102 @@ IPYTHON_TRACEBACK = (
     "FrobError: widget is frobnicated beyond repair\n")
 
 
-def test_a_notebooks_traceback_names_the_cell_it_came_from():
-    finding = diagnose(from_text(IPYTHON_TRACEBACK, "notebook.log")).findings[0]
-    assert finding.evidence[0].text.endswith("(raised at Cell In[2]:3 in run)")
-    in_a_file = IPYTHON_TRACEBACK.replace("Cell In[2], line 3, in run()",
-                                          "File ~/project/train.py:3, in run()")
-    finding = diagnose(from_text(in_a_file, "notebook.log")).findings[0]
-    assert finding.evidence[0].text.endswith("(raised at train.py:3 in run)")
+@pytest.mark.parametrize(("frames", "where"), [
+    ({}, "Cell In[2]:3 in run"),
+    ({"Cell In[2], line 3, in run()": "File ~/project/train.py:3, in run()"},
+     "train.py:3 in run"),
+    # Windows, and a folder with a space in its name
+    ({"Cell In[2], line 3, in run()": "File C:\\Users\\me\\project\\train.py:3, in run()"},
+     "train.py:3 in run"),
+    ({"Cell In[2], line 3, in run()": "File ~/My Drive/project/train.py:3, in run()"},
+     "train.py:3 in run"),
+    # IPython 8.0 to 8.4 (8.4.0's own words)
+    ({"Cell In[3], line 1": "Input In [3], in <cell line: 0>()",
+      "Cell In[2], line 3, in run()": "Input In [2], in run()"}, "Input In [2] in run"),
+    # IPython 7 (7.34.0's own words): no line numbers, the library's frame a bare path
+    ({"Cell In[3], line 1": "<ipython-input-3-ec9775ede022> in <cell line: 0>()",
+      "Cell In[2], line 3, in run()": "<ipython-input-2-ba63a9f59e67> in run()",
+      "File ~/venv/lib/python3.11/site-packages/widgetlib.py:6, in frob(widget)":
+      "~/venv/lib/python3.11/site-packages/widgetlib.py in frob(widget)"},
+     "<ipython-input-2-ba63a9f59e67> in run"),
+])
+def test_a_notebooks_traceback_names_the_frame_it_came_from(frames, where):
+    text = IPYTHON_TRACEBACK
+    for old, new in frames.items():
+        text = text.replace(old, new)
+    finding = diagnose(from_text(text, "notebook.log")).findings[0]
+    assert finding.evidence[0].text.endswith(f"(raised at {where})")
+
+
+def test_a_tracebacks_last_source_line_is_not_filled_into_its_exception():
+    """A source line as long as the log's longest and the exception after it: a traceback,
+    not a fill (nor a traceback cut before its exception)."""
+    text = ('Traceback (most recent call last):\n  File "/home/alice/proj/train.py", line 88, in '
+            "<module>\n    torch.cuda.set_device(args.local_rank % torch.cuda.device_count())\n"
+            "ZeroDivisionError: integer division or modulo by zero\n")
+    finding = diagnose(from_text(text, "tb.log")).findings[0]
+    assert finding.id == "python-exception"
+    assert finding.evidence[0].text.endswith("(raised at train.py:88 in <module>)")
+
+
+@pytest.mark.parametrize("text", [
+    # a sentence a page wrapped, and one line a terminal of 96 columns cut in a word
+    "when I launch with torchrun on two nodes the second node fails right away with "
+    "ModuleNotFoundError: No\nmodule named 'mypkg' but the first node is fine\n",
+    "[rank1]: step 0 starting, then it fails at start-up with this error at start-up: ModuleNo"
+    "tFo\nundError: No module named 'mypkg'\n",
+])
+def test_a_joined_line_where_the_log_stops_shows_its_failure(text):
+    assert diagnose(from_text(text, "q.log")).findings[0].id == "module-not-found"
+
+
+def test_a_line_and_the_next_record_are_no_cut_word():
+    """Not joined without a space as a terminal's cut (a page's wrap may still read it on)."""
+    from safelaunch.diagnose.reading import Text, unwrapped
+    text = ("The model was evaluated on the following tasks with the default templates each\n"
+            "hellaswag\tacc\t0.7921\nboolq\tacc\t0.8312\n")
+    joined = unwrapped(Text(text))
+    assert joined is not None and "eachhellaswag" not in joined.text
+    cut = unwrapped(Text("A line that is the longest of this short log; a terminal cut it in a"
+                         " wo\nrd\n"))
+    assert cut is not None and "in a word" in cut.text
+
+
+def test_a_log_wider_than_a_fill_is_not_read_as_one():
+    from safelaunch.diagnose.reading import Text, unwrapped
+    text = "x" * 161 + "\n" + "A long line of the run that says what it did, long enough to count\n" \
+        + "Epoch 1 finished\n"
+    assert unwrapped(Text(text)) is None
+
+
+# PhysX drops the contacts that do not fit and goes on: its overflow line is the cause where
+# the log stops at it or at the crash it leads to, never before another failure or a finish
+PHYSX_LINES = [
+    "[2025-03-06 18:26:36.049] [SAPIEN] [critical] Patch buffer overflow detected, please "
+    "increase its size to at least 2194799 in the scene desc!",
+    "[Error] [omni.physx.plugin] PhysX error: the application need to increase the "
+    "PxgDynamicsMemoryConfig::foundLostPairsCapacity parameter to 165721092, otherwise the "
+    "simulation will miss interactions",
+    "2025-05-01 10:00:00 [Error] [omni.physx.plugin] PhysX error: PxGpuDynamicsMemoryConfig::"
+    "collisionStackSize buffer overflow detected, please increase its size to at least "
+    "297529608 in the scene desc! Contacts have been dropped.",
+]
+ENVS = "[INFO]: Number of environments: 4096\n"
+
+
+@pytest.mark.parametrize("line", PHYSX_LINES)
+def test_a_physics_buffer_overflow_is_the_cause_where_the_run_stops(line):
+    assert diagnose(from_text(ENVS + line + "\n", "isaac.log")).findings[0].id == \
+        "gpu-physics-buffer-too-small"
+    crashed = ENVS + line + "\nLearning iteration 3/1500\nSegmentation fault (core dumped)\n"
+    assert diagnose(from_text(crashed, "isaac.log")).findings[0].id == \
+        "gpu-physics-buffer-too-small"
+    finished = (ENVS + line + "\nLearning iteration 1499/1500  mean reward 212.3\n"
+                "Saved checkpoint to logs/model_1499.pt; training finished\n")
+    assert diagnose(from_text(finished, "isaac.log")).status == "no_failure"
+    own_error = (ENVS + line + "\n" + TRACE.replace("train.py", "my_env.py")
+                 + "KeyError: 'alive'\n")
+    assert diagnose(from_text(own_error, "isaac.log")).findings[0].id == "python-exception"
 
 
 def test_an_exception_quoted_in_a_sentence_is_a_failure():
