@@ -57,6 +57,12 @@ class Evidence:
     last: int = 0
     """The last line of the log a joined reading's line holds (0: the line alone)."""
 
+    @property
+    def held(self) -> range:
+        """The numbers of the log's lines it holds: its own, and those a joined line goes on
+        over."""
+        return range(self.line, max(self.line, self.last) + 1)
+
 
 Match = tuple[Rule, list[Evidence]]
 """A rule that holds, with the lines that prove it (none: known by a fact or signal)."""
@@ -198,10 +204,10 @@ def _line_shapes(text: str) -> str | None:
     return shapes if len(shapes) * 4 < len(text) else None
 
 
-def _search(rule: Rule, log: LogText, views: _Views) -> list[tuple[Evidence, int]]:
-    """The rule's lines in one reading of a log, each with the last line of the log it
-    holds (a line of a joined reading may hold several)."""
-    found: list[tuple[Evidence, int]] = []
+def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
+    """The rule's lines in one reading of a log (a line of a joined reading may hold several
+    of the log's: ``Evidence.last``)."""
+    found: list[Evidence] = []
     text = log.text
     for pattern in rule.patterns:
         if pattern.ignore_case:
@@ -224,7 +230,7 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[tuple[Evidence, int
             evidence = _evidence(log, start)
             if log.joined:
                 evidence.last = _last_line(log, start)
-            found.append((evidence, max(evidence.line, evidence.last)))
+            found.append(evidence)
             if len(found) >= MAX_MATCHES:
                 return found
     return found
@@ -375,8 +381,8 @@ def _patterns_found(rule: Rule, readings: list[LogText], views: _Views) -> list[
     found: list[Evidence] = []
     seen: set[tuple[str, int]] = set()
     for log in readings:
-        for evidence, last in _search(rule, log, views):
-            held = {(evidence.file, line) for line in range(evidence.line, last + 1)}
+        for evidence in _search(rule, log, views):
+            held = {(evidence.file, line) for line in evidence.held}
             if not held & seen:
                 seen |= held
                 found.append(evidence)
@@ -462,8 +468,7 @@ def _where_it_stopped(evidence: list[Evidence], logs: LogSet) -> bool:
     excerpt cut in the middle of a copy of the line, repeated, stops there too; a line a
     joined reading holds stops there where any of the log's lines it holds does)."""
     last = {log.path: _stopping_lines(log) for log in logs.texts}
-    return any(line in last.get(e.file, ())
-               for e in evidence for line in range(e.line, max(e.line, e.last) + 1))
+    return any(line in last.get(e.file, ()) for e in evidence for line in e.held)
 
 
 def _content_end(text: str, end: int | None = None) -> int:

@@ -237,7 +237,7 @@ def _fill_breaks(text: str, width: int) -> set[int]:
     run = 0
     for line, after in pairwise(lines):
         at += len(line) + 1
-        word = after.split(maxsplit=1)[0] if after.strip() else ""
+        word = _first_word(after)
         if (UNWRAP_MIN_WIDTH < len(line) <= width < len(line) + 1 + len(word)
                 and run < FILL_RUN_MAX and FILL_GOES_ON.match(after)
                 and not line[0].isspace() and line[-1] not in RECORD_ENDS
@@ -281,9 +281,13 @@ def _splits_a_word(line: str, after: str) -> bool:
     """A line that ends in a letter, and a shorter next line that goes on in lower case with
     no space or tab before its first word ends: likely the two halves of one word (``Unabl``
     / ``e to find address``), not a line and the next record (``hellaswag\tacc\t0.79``)."""
-    first = after.split(maxsplit=1)[0] if after.strip() else ""
     return (line[-1:].isalpha() and after[:1].islower() and len(after) < len(line)
-            and "\t" not in after[:len(first) + 1])
+            and "\t" not in after[:len(_first_word(after)) + 1])
+
+
+def _first_word(line: str) -> str:
+    """What the line starts with up to its first space or tab ("" for a blank line)."""
+    return line.split(maxsplit=1)[0] if line.strip() else ""
 
 
 def _not_a_separator(line: str) -> bool:
