@@ -18,10 +18,12 @@ A message that a terminal or a web page wrapped onto the next line (``killed by 
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import os
 import re
 import stat
+import sys
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -35,6 +37,7 @@ LINE_CAP = 4096
 HEAD_CHARS = 16 << 20
 TAIL_CHARS = 112 << 20
 CHUNK = 1 << 20
+COUNTED_MAX = 1024
 TYPOGRAPHIC = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
                "\u2015": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201a": "'",
                "\u201b": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00a0": " ",
@@ -139,12 +142,23 @@ class Text:
     were (``unwrapped`` makes it; None: fewer, and one line of a terminal's width may simply
     be that long)."""
 
+    counted: list[tuple[int, int]] = field(default_factory=list, init=False, compare=False,
+                                           repr=False)
+    """Offsets whose line ``line_at`` has counted, in order, with their lines: the next count
+    starts at the nearest one before it (a 100 MB log is counted once, not once a finding)."""
+
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
         text = self.text if self.lines is None else self.lines
-        if 0 <= self.tail_start <= offset:
-            return self.tail_first_line + text.count("\n", self.tail_start, offset)
-        return text.count("\n", 0, offset) + 1
+        start, line = ((self.tail_start, self.tail_first_line)
+                       if 0 <= self.tail_start <= offset else (0, 1))
+        at = bisect.bisect_right(self.counted, (offset, sys.maxsize))
+        if at and self.counted[at - 1][0] >= start:
+            start, line = self.counted[at - 1]
+        line += text.count("\n", start, offset)
+        if len(self.counted) < COUNTED_MAX:
+            self.counted.insert(at, (offset, line))
+        return line
 
 
 def unwrapped(body: Text) -> Text | None:
