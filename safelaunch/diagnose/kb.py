@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from safelaunch import __version__
-from safelaunch.diagnose import rule_cache
+from safelaunch.diagnose import cuda_errors, rule_cache
 from safelaunch.errors import ConfigError
 
 
@@ -194,7 +194,7 @@ def keyword(pattern: str) -> str | None:
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
              "symptom", "needs_failure", "warnings", "with", "alone", "progress", "repeats",
-             "passed", "paired", "near", "near_lines", "stopped_in"}
+             "passed", "paired", "near", "near_lines", "stopped_in", "cuda_errors"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -277,13 +277,29 @@ def _patterns(raw: dict[str, Any], where: str, keywords: dict[str, str | None],
     """The patterns under ``key``, each with its keyword: from ``keywords`` where it holds
     the pattern, else found now and added to it."""
     patterns = []
-    for text in raw.get(key) or []:
+    texts = list(raw.get(key) or [])
+    if key == "patterns":
+        texts += _cuda_error_patterns(raw, where)
+    for text in texts:
         if not isinstance(text, str) or not text:
             raise ConfigError(f"{where}: bad pattern {text!r}: not a piece of text")
         if text not in keywords:
             keywords[text] = keyword(text)
         patterns.append(Pattern(text, keywords[text], text.startswith("(?i)")))
     return patterns
+
+
+def _cuda_error_patterns(raw: dict[str, Any], where: str) -> list[str]:
+    """The patterns of the CUDA errors the rule names (``cuda_errors``), in every form that
+    reports them (``cuda_errors.patterns``)."""
+    names = raw.get("cuda_errors") or []
+    if not isinstance(names, list):
+        raise ConfigError(f"{where}: 'cuda_errors' must be a list of CUDA error names")
+    if unknown := [name for name in names
+                   if not isinstance(name, str) or name not in cuda_errors.CUDA_ERRORS]:
+        raise ConfigError(f"{where}: unknown CUDA error(s) {unknown}; known: "
+                          f"{', '.join(cuda_errors.CUDA_ERRORS)}")
+    return [text for name in names for text in cuda_errors.patterns(name)]
 
 
 def check_patterns(rules: list[Rule] | tuple[Rule, ...]) -> None:

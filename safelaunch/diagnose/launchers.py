@@ -162,7 +162,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
-    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", "Check failed", "panic: ")
+    "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", r"\[E\] ", "Check failed", "panic: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
 
@@ -202,7 +202,10 @@ SHAPES = [
     # (a TMPDIR it could not create, a process gone before it read its status): its failures
     # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
     re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
-    re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|\[ERROR\] |Fatal Python error|terminate called )"),
+    # an error level in brackets, also after a tool's own tags (TensorRT-LLM's
+    # "[TensorRT-LLM][ERROR] ...", TensorRT's "[TRT] [E] ...")
+    re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|(?:\[[\w .:-]{1,40}\] ?){0,3}\[ERROR\] "
+               r"|\[[\w .:-]{1,40}\] ?\[E\] |Fatal Python error|terminate called )"),
     # MPICH's and Intel MPI's abort (MPI_Init and every MPI call's fatal error)
     re.compile(r"^Abort\(\d{1,12}\) on node \d{1,6}(?: \(rank \d{1,6} in comm \d{1,6}\))?: "
                r"Fatal error in "),

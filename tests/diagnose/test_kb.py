@@ -100,6 +100,30 @@ def test_a_paired_line_without_its_neighbour_is_refused_in_one_line(body):
     assert "\n" not in err.value.message
 
 
+def test_a_rules_cuda_errors_become_a_pattern_for_each_form_they_are_reported_in():
+    rule = parse_rules(WARNED_RULE.format(body="  cuda_errors: [cudaErrorMisalignedAddress]"))[0]
+    sources = [p.source for p in rule.patterns]
+    assert "cudaErrorMisalignedAddress\\b" in sources
+    assert "CUDA_ERROR_MISALIGNED_ADDRESS\\b" in sources
+    # a short message counts only in a CUDA error's own words, never alone
+    assert "misaligned address" not in sources
+    assert "(?:CUDA|HIP) [Ee]rror: misaligned address" in sources
+    # a message that names the error alone is one pattern
+    plain = parse_rules(WARNED_RULE.format(body="  cuda_errors: [cudaErrorIllegalAddress]"))[0]
+    assert "an illegal memory access was encountered" in [p.source for p in plain.patterns]
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("[cudaErrorWidget]", "unknown CUDA error(s) ['cudaErrorWidget']"),
+    ("[{a: 1}]", "unknown CUDA error(s)"),
+    ("cudaErrorAssert", "'cuda_errors' must be a list of CUDA error names"),
+])
+def test_an_unknown_cuda_error_is_refused_in_one_line(value, says):
+    with pytest.raises(ConfigError) as err:
+        parse_rules(WARNED_RULE.format(body=f"  cuda_errors: {value}"))
+    assert says in err.value.message and "\n" not in err.value.message
+
+
 def test_how_near_a_paired_line_must_be_is_a_number_of_lines():
     pair = '  paired: ["Bus error"]\n  near: ["ncclX"]'
     assert parse_rules(WARNED_RULE.format(body=pair))[0].near_lines == 30

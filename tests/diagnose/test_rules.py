@@ -2383,6 +2383,78 @@ def test_nccl2_wording(text, rule_id):
     assert result.findings and result.findings[0].id == rule_id, result
 
 
+# One CUDA error in the words of each program that reports it; each form is the one that
+# program's source prints (torch's C10_CUDA_CHECK and THCudaCheck, NCCL's CUDACHECK, CuPy,
+# Triton's driver, torch's driver API calls, JAX, Numba, PyCUDA, TensorRT-LLM, ROCm's torch).
+CUDA_FORMS = {
+    "torch": "RuntimeError: CUDA error: {message}\nCUDA kernel errors might be asynchronously "
+             "reported at some other API call, so the stacktrace below might be incorrect.",
+    "torch-1.x": "RuntimeError: cuda runtime error (9) : {message} at "
+                 "/pytorch/aten/src/THC/THCGeneral.cpp:50",
+    "nccl": "host:123:456 [0] NCCL WARN Cuda failure '{message}'\nRuntimeError: NCCL error in: "
+            "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled cuda error, "
+            "NCCL version 2.18.1",
+    "nccl-2.19": "host:123:456 [0] NCCL WARN Cuda failure 9 '{message}'\nRuntimeError: NCCL "
+                 "error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error",
+    "cupy": "cupy_backends.cuda.api.runtime.CUDARuntimeError: {runtime}: {message}",
+    "triton": "RuntimeError: Triton Error [CUDA]: {message}",
+    "driver": "RuntimeError: CUDA driver error: {message}",
+    "jax": "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: Failed to allocate: {driver}: "
+           "{message}",
+    "numba": "numba.cuda.cudadrv.driver.CudaAPIError: [9] Call to cuCtxCreate results in "
+             "{driver}",
+    "pycuda": "pycuda._driver.LogicError: cuCtxCreate failed: {message}",
+    "tensorrt-llm": "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, size): "
+                    "{message} (/src/cpp/tensorrt_llm/common/cudaAllocator.cpp:38)",
+}
+
+
+def _cuda_error_cases() -> list[tuple[str, str, str]]:
+    import yaml
+
+    from safelaunch.diagnose import cuda_errors
+
+    raw = yaml.safe_load((Path(__file__).resolve().parents[2] / "safelaunch" / "diagnose"
+                          / "rules.yaml").read_text("utf-8"))
+    cases = []
+    for rule in raw:
+        for name in rule.get("cuda_errors") or ():
+            error = cuda_errors.CUDA_ERRORS[name]
+            for form, text in CUDA_FORMS.items():
+                if "{driver}" in text and not error.driver:
+                    continue
+                cases.append((text.format(message=error.message, runtime=error.runtime,
+                                          driver=error.driver), rule["id"], f"{name}-{form}"))
+    return cases
+
+
+CUDA_CASES = _cuda_error_cases()
+
+
+def test_every_cuda_error_is_some_rules():
+    from safelaunch.diagnose import cuda_errors
+
+    named = {case_id.split("-")[0] for _, _, case_id in CUDA_CASES}
+    assert named == set(cuda_errors.CUDA_ERRORS)
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [(t, r) for t, r, _ in CUDA_CASES],
+                         ids=[i for _, _, i in CUDA_CASES])
+def test_a_cuda_error_is_known_in_every_programs_words(text, rule_id):
+    result = diagnose(from_text("step 10 loss 0.31\n" + text + "\n", "case.log"))
+    assert result.findings and result.findings[0].id == rule_id, (
+        [f.id for f in result.findings], result.status)
+
+
+def test_a_short_cuda_message_alone_is_no_cuda_error():
+    """"out of memory" and "misaligned address" name a CUDA error only in its own words."""
+    for line in ("malloc: out of memory, retrying with a smaller pool",
+                 "warning: misaligned address in the widget table, realigned"):
+        result = diagnose(from_text("step 10 loss 0.31\n" + line + "\nstep 11 loss 0.30\n",
+                                    "case.log"))
+        assert not any(f.id in ("cuda-oom", "cuda-illegal-access") for f in result.findings)
+
+
 @pytest.mark.parametrize(("text", "rule_id"), [
     ("RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error. It is possible "
      "that dataloader's workers are out of shared memory.\n", "shm-exhausted"),
@@ -2470,6 +2542,9 @@ def test_glog_prefixed_traceback_is_read():
     "Abort(1090447) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown "
     "error class, error stack:\nMPIR_Init_thread(192)........:\n",
     "2025:06:02-10:11:12:(4242) |CCL_ERROR| widget.cpp:12 frob: widget 7 is frobnicated\n",
+    # an error level in brackets after a tool's own tags (TensorRT-LLM, TensorRT)
+    "[TensorRT-LLM][ERROR] Assertion failed: widget 7 is frobnicated (/src/widget.cpp:12)\n",
+    "[TRT] [E] 3: [widget.cpp::frob::12] Parameter check failed at: widget 7\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
