@@ -46,6 +46,7 @@ class Fact(str, Enum):
     ROOT_LOST_PEER = "root_lost_peer"
     LAUNCHER_DIED = "launcher_died"
     ROOT_RAISED = "root_raised"
+    NO_OTHER_FAILURES = "no_other_failures"
 
     __hash__ = str.__hash__  # a plain "hang" finds its member in a set
 

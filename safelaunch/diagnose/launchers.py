@@ -73,6 +73,10 @@ TAGGED = re.compile(r"^(?:\[(?:\d{1,9},(?:mpirank:)?)?(\d{1,6})(?:,[\w.-]{1,64})
 ROOT_CAUSE_BLOCK = re.compile(
     r"Root Cause \(first observed failure\):[ \t]*\n\[\d+\]:[ \t]*\n"
     r"(?P<body>(?:[ \t]+[^\n]*\n?){1,40})")
+NO_OTHER_FAILURES = re.compile(r"Failures:[ \t]*\n[ \t]*<NO_OTHER_FAILURES>[ \t]*\n")
+NO_OTHER_FAILURES_BEFORE = 400
+"""How far before its root-cause block a table's ``Failures:`` section begins, at most (a
+line of dashes and the heading between them)."""
 FIELD = re.compile(r"^[ \t]*(\w+)[ \t]*:([^\n]*)$", re.MULTILINE)  # values: strip()
 ELASTIC_FAILED = re.compile(
     r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: \d+\) of binary")
@@ -86,6 +90,13 @@ SRUN_SIGNALS = {"Killed": -9, "Segmentation fault": -11, "Terminated": -15, "Abo
                 "Bus error": -7}
 SAFELAUNCH_ROOT = re.compile(r"^ {0,8}(\d{1,6}) +FAILED (?:exit (-?\d{1,12})|(SIG[A-Z0-9]{1,12})"
                              r"|signal (\d{1,3}))[^\n]{0,40}<- root cause", re.MULTILINE)
+SAFELAUNCH_TABLE = " safelaunch summary "
+SAFELAUNCH_TABLE_END = "\nFAILED (exit code "
+SAFELAUNCH_FAILED_ROW = re.compile(r"^ {0,8}\d{1,6} +FAILED ", re.MULTILINE)
+SAFELAUNCH_OK_ROW = re.compile(r"^ {0,8}\d{1,6} +ok ", re.MULTILINE)
+TABLE_CHARS = 200_000
+"""How far from its root-cause row the summary table's head and end are looked for (a row is
+one line of at most a few hundred characters; a job has at most a few hundred ranks a node)."""
 SAFELAUNCH_NOT_OOM = "sent from outside safelaunch: no OOM record"
 OOM_KILLED = r"OOMKilled(?![\"']?\s{0,4}[:=]\s{0,4}[\"']?(?i:false)\b)"
 OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
@@ -669,6 +680,13 @@ def _safelaunch_row(text: str, report: Report) -> bool:
     report.returncode = int(row.group(2)) if row.group(2) else (-number if number else None)
     if SAFELAUNCH_NOT_OOM in text:
         report.facts.add(Fact.SIGKILL_NOT_OOM)
+    table = text.rfind(SAFELAUNCH_TABLE, max(0, row.start() - TABLE_CHARS), row.start())
+    end = text.find(SAFELAUNCH_TABLE_END, row.end(), row.end() + TABLE_CHARS)
+    # no other rank failed, and one ended well (not only ranks safelaunch stopped after the
+    # root: those may have lost a peer of another node too)
+    if (table >= 0 and end >= 0 and len(SAFELAUNCH_FAILED_ROW.findall(text, table, end)) == 1
+            and SAFELAUNCH_OK_ROW.search(text, table, end)):
+        report.facts.add(Fact.NO_OTHER_FAILURES)
     return True
 
 
@@ -682,7 +700,18 @@ def _child_failed_block(text: str, report: Report) -> bool:
     code = re.match(r"(-?\d+)", fields.get("exitcode", ""))
     report.rank = int(rank.group(1)) if rank else None
     report.returncode = int(code.group(1)) if code else None
+    if _only_root_failed(text, blocks[-1], fields):
+        report.facts.add(Fact.NO_OTHER_FAILURES)
     return True
+
+
+def _only_root_failed(text: str, block: re.Match[str], fields: dict[str, str]) -> bool:
+    """The table lists no failure but its root cause's (the other ranks of this node were
+    running or had exited 0 when the launcher saw it fail), on a node whose ranks are the
+    job's first (a global rank past the local one: other nodes' ranks may have died)."""
+    ranks = re.match(r"(\d+) \(local_rank: (\d+)\)", fields.get("rank", ""))
+    return bool(ranks and ranks.group(1) == ranks.group(2) and NO_OTHER_FAILURES.search(
+        text, max(0, block.start() - NO_OTHER_FAILURES_BEFORE), block.start()))
 
 
 def _elastic_failed(text: str, report: Report) -> bool:

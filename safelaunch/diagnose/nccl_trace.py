@@ -32,6 +32,7 @@ MAX_LINES = 100_000
 WINDOW = 4 << 20
 MAX_MEMBERS = 4096
 MAX_SEQS = 100_000
+MAX_DESYNCS = 8
 
 
 @dataclass(frozen=True)
@@ -125,3 +126,49 @@ def desyncs(text: str) -> list[str]:
                          f"{len(members) - len(odd)} in the log issued {usual}")
             break
     return found
+
+
+WATCHDOG_MARK = "Watchdog caught collective operation timeout: WorkNCCL("
+WATCHDOG = re.compile(
+    r"\[(?:PG (?P<pg>[^\]\n]{1,120}?) )?Rank (?P<rank>\d{1,7})\] Watchdog caught collective "
+    r"operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d{1,20}), OpType=(?P<op>[A-Z_]{1,40}), "
+    r"NumelIn=(?P<numel_in>-?\d{1,20}), NumelOut=(?P<numel_out>-?\d{1,20})")
+"""ProcessGroupNCCL's watchdog on the collective a rank timed out in (torch 1.13 and later;
+the process group's name before the rank from torch 2.3)."""
+UNPAIRED_OPS = frozenset({"SEND", "RECV", "COALESCED", "_COALESCED", "UNKNOWN", "BARRIER"})
+"""Point-to-point and coalesced work: its two ends differ by design (and a barrier is an
+all-reduce of one element that torch names apart)."""
+SAME_SIZE_OPS = frozenset({"ALLREDUCE", "BROADCAST", "REDUCE", "ALLGATHER", "_ALLGATHER_BASE",
+                           "ALLGATHER_INTO_TENSOR_COALESCED", "REDUCE_SCATTER",
+                           "_REDUCE_SCATTER_BASE"})
+"""Collectives every rank calls with tensors of one size (gather, scatter and all-to-all sizes
+differ between ranks by design)."""
+
+
+def watchdog_desyncs(text: str) -> list[str]:
+    """One sentence per process group whose ranks timed out at the same sequence number in
+    different collectives (or one collective of different sizes), from the watchdog's lines:
+    each waited for a partner that would never come."""
+    if WATCHDOG_MARK not in text:
+        return []
+    seen: dict[tuple[str, int], dict[int, tuple[str, str, str]]] = {}
+    for match in itertools.islice(WATCHDOG.finditer(text), MAX_LINES):
+        if match["op"] in UNPAIRED_OPS:
+            continue
+        ranks = seen.setdefault((match["pg"] or "", int(match["seq"])), {})
+        if len(ranks) < MAX_MEMBERS:
+            ranks.setdefault(int(match["rank"]), (match["op"], match["numel_in"],
+                                                  match["numel_out"]))
+    found = []
+    for (group, seq), ranks in sorted(seen.items()):
+        works = set(ranks.values())
+        ops = {op for op, _, _ in works}
+        if len(ops) < 2 and not (len(works) > 1 and ops <= SAME_SIZE_OPS):
+            continue
+        shown = ", ".join(f"rank {rank} {op} of {numel_in} elements"
+                          for rank, (op, numel_in, _) in sorted(ranks.items())[:6])
+        more = f" and {len(ranks) - 6} more" if len(ranks) > 6 else ""
+        where = f" of process group {group}" if group else ""
+        found.append(f"the watchdog's timeouts at sequence number {seq}{where}: "
+                     f"{shown}{more}")
+    return found[:MAX_DESYNCS]

@@ -292,6 +292,7 @@ def _read_summary(logs: LogSet, data: dict[str, Any]) -> None:
     logs.root_rank = summary.root_cause_rank
     _status_facts(logs, summary)
     _root_record_facts(logs, summary.root_record)
+    _no_other_failures_fact(logs, summary)
     _remote_root_fact(logs, summary)
     if summary.hang_findings is not None:
         _hang_facts(logs, summary.hang_findings)
@@ -313,6 +314,20 @@ def _root_record_facts(logs: LogSet, root: RankRecord | None) -> None:
     fact = {"oom": Fact.OOM_RECORD, "not-oom": Fact.SIGKILL_NOT_OOM}.get(str(root.sigkill))
     if fact:
         logs.add_fact(fact, [root.sigkill_evidence])
+
+
+def _no_other_failures_fact(logs: LogSet, summary: SummaryRecord) -> None:
+    """No rank of this node failed but the root cause, and one ended well (exit 0); the
+    others safelaunch stopped after it (only stopped ones: they may have lost a peer of
+    another node too)."""
+    root = summary.root_record
+    others = [rank for rank in summary.ranks if rank is not root]
+    ended = [str(rank.global_rank) for rank in others if rank.state == "succeeded"]
+    if root is None or not ended or any(rank.state == "failed" for rank in others):
+        return
+    logs.add_fact(Fact.NO_OTHER_FAILURES, [
+        f"safelaunch's summary: no rank failed but the root cause; rank(s) "
+        f"{', '.join(ended[:8])} exited with code 0"])
 
 
 def _remote_root_fact(logs: LogSet, summary: SummaryRecord) -> None:
@@ -373,6 +388,9 @@ def _exit_fact(logs: LogSet) -> None:
 TEXT_FACT_EVIDENCE = {
     Fact.SIGKILL_NOT_OOM: "the summary says: no OOM record in the kernel log or the cgroup",
     Fact.OOM_RECORD: "the log quotes the kernel's or the cgroup's OOM record (an OOM kill)",
+    Fact.NO_OTHER_FAILURES: "the launcher's report: no rank of this node failed but the root "
+                            "cause (torchrun's Failures: <NO_OTHER_FAILURES>, safelaunch's "
+                            "summary table)",
 }
 """What a fact read from a pasted log rests on (``launchers.root_cause``)."""
 
@@ -395,7 +413,7 @@ def from_body(body: Text, source: str) -> LogSet:
     logs.failed = True if report.failed else None
     for fact in report.facts:
         logs.add_fact(fact, [TEXT_FACT_EVIDENCE[fact]])
-    if desynced := nccl_trace.desyncs(body.text):
+    if desynced := nccl_trace.desyncs(body.text) + nccl_trace.watchdog_desyncs(body.text):
         logs.add_fact(Fact.COLLECTIVE_DESYNC, desynced)
     _exit_fact(logs)
     _lost_peer_fact(logs)

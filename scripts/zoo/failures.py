@@ -115,29 +115,8 @@ def train_case() -> None:
         if RANK == FAILING:
             time.sleep(60)
         dist.all_reduce(torch.ones(1))
-    elif CASE == "unused-parameters":
-        class Branchy(nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.used, self.unused = nn.Linear(8, 1), nn.Linear(8, 1)
-
-            def forward(self, x: torch.Tensor) -> torch.Tensor:
-                return self.used(x)
-        train(nn.parallel.DistributedDataParallel(Branchy()), steps=3)
-    elif CASE == "marked-ready-twice":
-        import torch.utils.checkpoint as cp
-
-        class Twice(nn.Module):
-            def __init__(self) -> None:
-                super().__init__()
-                self.layer = nn.Linear(8, 8)
-
-            def forward(self, x: torch.Tensor) -> torch.Tensor:
-                x = cp.checkpoint(self.layer, x, use_reentrant=True)
-                return cp.checkpoint(self.layer, x, use_reentrant=True)
-        ddp = nn.parallel.DistributedDataParallel(Twice(), find_unused_parameters=True)
-        for _ in range(2):
-            ddp(torch.randn(4, 8, requires_grad=True)).sum().backward()
+    elif CASE in ("unused-parameters", "marked-ready-twice"):
+        module_case()
     elif CASE == "nan-anomaly":
         torch.autograd.set_detect_anomaly(True)
         w = torch.tensor([-1.0], requires_grad=True)
@@ -149,9 +128,40 @@ def train_case() -> None:
         model().load_state_dict(torch.load(path))
     elif CASE == "dataloader-worker-killed":
         dataloader_case()
+    elif CASE == "uneven-steps":
+        # rank 1's shard holds one batch fewer: it ends (exit 0) while rank 0 runs one more
+        # step, whose gradient all-reduce has no partner
+        train(nn.parallel.DistributedDataParallel(model()), steps=6 if RANK == FAILING else 7)
     else:
         train(nn.parallel.DistributedDataParallel(model()), steps=30, fail_at=10)
     dist.destroy_process_group()
+
+
+def module_case() -> None:
+    """DDP over a module that uses its parameters wrongly."""
+    if CASE == "unused-parameters":
+        class Branchy(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.used, self.unused = nn.Linear(8, 1), nn.Linear(8, 1)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.used(x)
+        train(nn.parallel.DistributedDataParallel(Branchy()), steps=3)
+        return
+    import torch.utils.checkpoint as cp
+
+    class Twice(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.layer = nn.Linear(8, 8)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = cp.checkpoint(self.layer, x, use_reentrant=True)
+            return cp.checkpoint(self.layer, x, use_reentrant=True)
+    ddp = nn.parallel.DistributedDataParallel(Twice(), find_unused_parameters=True)
+    for _ in range(2):
+        ddp(torch.randn(4, 8, requires_grad=True)).sum().backward()
 
 
 class KillsItsWorker(torch.utils.data.Dataset[torch.Tensor]):

@@ -57,6 +57,7 @@ CASES: dict[str, tuple[str | None, dict[str, str], set[str] | None]] = {
     "nan-anomaly": ("nan-loss", {}, None),
     "state-dict-prefix": ("state-dict-keys", {}, None),
     "dataloader-worker-killed": ("dataloader-worker-killed", {}, None),
+    "uneven-steps": ("peer-left-early", {}, None),
     "launcher-sigterm": ("launcher-terminated", {"ZOO_CASE": "stall"},
                          {"torchrun", "launch", "accelerate", "deepspeed", "safelaunch"}),
 }
@@ -71,6 +72,10 @@ OVERRIDES: dict[str, str | None] = {
     "lightning/sys-exit": "peer-died-silently",
     # safelaunch read the kernel log and the cgroup during the run and found no OOM record.
     "safelaunch/sigkill": "sigkill-from-outside",
+    # no launcher's report of the other ranks: a peer that ended well and one that died
+    # without a word look the same
+    "srun-label/uneven-steps": "peer-died-silently",
+    "plain/uneven-steps": "peer-died-silently",
 }
 # What Lightning's own launcher runs (lightning_failures.py knows these cases).
 LIGHTNING_CASES = {"healthy", "user-typeerror", "zero-division", "segfault", "sigkill",

@@ -82,3 +82,35 @@ def test_a_long_trace_is_read_at_its_start_and_its_end() -> None:
     text = _steps(2, steps, count=5)
     assert len(text) > 2 * nccl_trace.WINDOW
     assert f"opCount {steps - 1:x} of a 2-rank" in nccl_trace.desyncs(text)[0]
+
+
+def _timeout(rank: int, seq: int, op: str, numel: int = 1, pg: str = "") -> str:
+    """ProcessGroupNCCL's watchdog line (its format from torch 2.3 on; ``pg``: the process
+    group's name before the rank, as torch 2.4 and later print it)."""
+    who = f"[PG {pg} Rank {rank}]" if pg else f"[Rank {rank}]"
+    return (f"[rank{rank}]:[E420 19:44:35.569754537 ProcessGroupNCCL.cpp:632] {who} Watchdog "
+            f"caught collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, "
+            f"NumelIn={numel}, NumelOut={numel}, Timeout(ms)=1800000) ran for 1800051 "
+            "milliseconds before timing out.\n")
+
+
+def test_ranks_that_timed_out_in_different_collectives_at_one_sequence_number_desynced():
+    text = _timeout(0, 4832284, "ALLREDUCE") + _timeout(5, 4832284, "BROADCAST")
+    result = diagnose(from_text(text, "desync.log"))
+    assert result.findings[0].id == "hang-collective-desync", result
+    assert "rank 0 ALLREDUCE" in result.findings[0].evidence[0].text
+    # one all-reduce of different sizes is a desync too
+    sizes = _timeout(0, 12, "ALLREDUCE", 4096) + _timeout(1, 12, "ALLREDUCE", 1024)
+    assert nccl_trace.watchdog_desyncs(sizes)
+
+
+def test_timeouts_in_one_collective_or_in_two_groups_are_no_desync():
+    same = _timeout(0, 7, "ALLREDUCE") + _timeout(1, 7, "ALLREDUCE")
+    assert not nccl_trace.watchdog_desyncs(same)
+    assert diagnose(from_text(same, "same.log")).findings[0].id == "collective-timeout"
+    groups = (_timeout(0, 7, "ALLREDUCE", pg="0 PG GUID 0(default_pg)")
+              + _timeout(1, 7, "BROADCAST", pg="1 PG GUID 1(tp)"))
+    assert not nccl_trace.watchdog_desyncs(groups)
+    # the two ends of a send and a receive, and gathers whose sizes differ by design
+    assert not nccl_trace.watchdog_desyncs(_timeout(0, 3, "SEND") + _timeout(1, 3, "RECV"))
+    assert not nccl_trace.watchdog_desyncs(_timeout(0, 3, "GATHER", 8) + _timeout(1, 3, "GATHER", 4))

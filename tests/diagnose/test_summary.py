@@ -91,9 +91,42 @@ def test_a_root_rank_that_only_lost_a_peer_is_a_witness(tmp_path, tail, returnco
     assert [f.id for f in found.findings][:1] == ["peer-died-silently"]
 
 
+def test_a_root_rank_that_lost_a_peer_which_ended_well_waited_for_a_rank_that_had_left(
+        tmp_path):
+    """Rank 1 exited 0 while rank 0 still ran a collective (uneven steps, a rank-0-only
+    evaluation): nobody died, the ranks did not do the same work."""
+    import json
+
+    from safelaunch.diagnose import diagnose, from_run_dir
+
+    run = _run_dir(tmp_path, LOST_PEER, 1)
+    summary = json.loads((run / "summary.json").read_text())
+    summary["ranks"][1].update(state="succeeded", returncode=0)
+    (run / "summary.json").write_text(json.dumps(summary))
+    found = diagnose(from_run_dir(run))
+    assert [f.id for f in found.findings][:1] == ["peer-left-early"]
+    assert "rank(s) 1 exited with code 0" in " ".join(e.text for e in found.findings[0].evidence)
+
+
 def test_a_root_rank_that_exited_on_its_own_is_not_a_witness(tmp_path):
     from safelaunch.diagnose import diagnose, from_run_dir
 
     run = _run_dir(tmp_path, "2026-11-24T06:00:00.000Z out step 3\n")
     found = diagnose(from_run_dir(run))
     assert [f.id for f in found.findings][:1] == ["nonzero-exit"]
+
+
+def test_torchruns_table_with_no_other_failure_names_the_rank_that_waited_for_one_that_left():
+    """torchrun's table lists no failure but the root's: on a node whose ranks are the job's
+    first, the peer it lost had ended well; on a later node (a global rank past the local
+    one) a rank of another node may have died, and the witness stays a witness."""
+    from pathlib import Path
+
+    from safelaunch.diagnose import diagnose, from_text
+
+    log = (Path(__file__).resolve().parents[1] / "fixtures" / "zoo" / "torchrun"
+           / "uneven-steps.log").read_text()
+    assert diagnose(from_text(log, "a.log")).findings[0].id == "peer-left-early"
+    later = log.replace("rank      : 0 (local_rank: 0)", "rank      : 2 (local_rank: 0)")
+    assert later != log
+    assert diagnose(from_text(later, "b.log")).findings[0].id != "peer-left-early"
