@@ -709,7 +709,7 @@ def _only_root_failed(text: str, block: re.Match[str], fields: dict[str, str]) -
     """The table lists no failure but its root cause's (the other ranks of this node were
     running or had exited 0 when the launcher saw it fail), on a node whose ranks are the
     job's first (a global rank past the local one: other nodes' ranks may have died)."""
-    ranks = re.match(r"(\d+) \(local_rank: (\d+)\)", fields.get("rank", ""))
+    ranks = re.match(r"(\d{1,9}) \(local_rank: (\d{1,9})\)", fields.get("rank", ""))
     return bool(ranks and ranks.group(1) == ranks.group(2) and NO_OTHER_FAILURES.search(
         text, max(0, block.start() - NO_OTHER_FAILURES_BEFORE), block.start()))
 

@@ -2132,6 +2132,80 @@ CASES: dict[str, tuple[str, str]] = {
         "returned metrics: ['train_loss', 'epoch', 'step'].\n",
         "model_checkpoint.py:588: `ModelCheckpoint(monitor='val_loss')` could not find the "
         "monitored key in the returned metrics: ['train_loss', 'epoch', 'step'].\n"),
+    "trainer-best-metric-missing": (
+        TRACE + "KeyError: \"The `metric_for_best_model` training argument is set to "
+        "'eval_accuracy', which is not found in the evaluation metrics. The available "
+        "evaluation metrics are: ['eval_loss', 'eval_runtime', 'epoch']. Consider changing the "
+        "`metric_for_best_model` via the TrainingArguments.\"\n",
+        "metric_for_best_model: eval_accuracy (greater_is_better: true)\n"),
+    "trainer-best-model-save-eval-mismatch": (
+        TRACE + "ValueError: --load_best_model_at_end requires the save and eval strategy to "
+        "match, but found\n- Evaluation strategy: IntervalStrategy.EPOCH\n- Save strategy: "
+        "SaveStrategy.STEPS\n",
+        "load_best_model_at_end: true, save_strategy: steps, eval_strategy: steps\n"),
+    "trainer-eval-dataset-missing": (
+        TRACE + "ValueError: You have set `args.eval_strategy` to IntervalStrategy.STEPS but you "
+        "didn't pass an `eval_dataset` to `Trainer`. Either set `args.eval_strategy` to `no` "
+        "or pass an `eval_dataset`.\n",
+        "eval_strategy: steps; eval_dataset: 2000 examples\n"),
+    "tokenizer-no-pad-token": (
+        TRACE + "ValueError: Asking to pad but the tokenizer does not have a padding token. "
+        "Please select a token to use as `pad_token` `(tokenizer.pad_token = "
+        "tokenizer.eos_token e.g.)` or add a new pad token via "
+        "`tokenizer.add_special_tokens({'pad_token': '[PAD]'})`.\n",
+        "Setting `pad_token_id` to `eos_token_id`:2 for open-end generation.\n"),
+    "collator-labels-not-padded": (
+        TRACE + "ValueError: Unable to create tensor, you should probably activate truncation "
+        "and/or padding with 'padding=True' 'truncation=True' to have batched tensors with the "
+        "same length. Perhaps your features (`labels` in this case) have excessive nesting "
+        "(inputs type `list` where type `int` is expected).\n",
+        "padding=True truncation=True: labels padded with -100\n"),
+    "lightning-package-mix": (
+        TRACE + "TypeError: `model` must be a `LightningModule` or "
+        "`torch._dynamo.OptimizedModule`, got `LitModel`\n",
+        "LitModel is a LightningModule (lightning.pytorch 2.6.0)\n"),
+    "lightning-plateau-no-monitor": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: "
+        "`configure_optimizers` must include a monitor when a `ReduceLROnPlateau` scheduler is "
+        "used. For example: {\"optimizer\": optimizer, \"lr_scheduler\": scheduler, "
+        "\"monitor\": \"metric_to_track\"}\n",
+        "lr_scheduler: ReduceLROnPlateau (monitor: val_loss)\n"),
+    "lightning-training-step-none-distributed": (
+        TRACE + "[rank1]: RuntimeError: Skipping the `training_step` by returning None in "
+        "distributed training is not supported. It is recommended that you rewrite your "
+        "training logic to avoid having to skip the step in the first place.\n",
+        "training_step returned a loss on every rank (skipped 0 batches)\n"),
+    "lightning-training-step-no-loss": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: In "
+        "automatic_optimization, when `training_step` returns a dict, the 'loss' key needs to "
+        "be present\n",
+        "training_step returns {'loss': loss, 'acc': acc}\n"),
+    "accelerate-load-state-model-count": (
+        TRACE + '  File "/opt/conda/lib/python3.11/site-packages/accelerate/checkpointing.py", '
+        "line 247, in load_accelerator_state\n    state_dict = load(input_model_file, "
+        "device=str(map_location))\nFileNotFoundError: [Errno 2] No such file or directory: "
+        "'/data/ckpt/step_1000/pytorch_model_1.bin'\n",
+        "Saving model 1 to /data/ckpt/step_1000/pytorch_model_1.bin\n"),
+    "accelerate-split-batches-size": (
+        TRACE + "ValueError: To use a `DataLoader` in `split_batches` mode, the batch size (5) "
+        "needs to be a round multiple of the number of processes (2).\n",
+        "split_batches: true, batch size 8 over 2 processes\n"),
+    "accelerate-gather-non-tensor": (
+        TRACE + "TypeError: Unsupported types (<class 'str'>) passed to `_gpu_gather_one`. Only "
+        "nested list/tuple/dicts of objects that are valid for `is_torch_tensor` should be "
+        "passed.\n",
+        "gather_object: 512 strings from 2 processes\n"),
+    "lightning-cpu-devices-not-int": (
+        TRACE + "TypeError: `devices` selected with `CPUAccelerator` should be an int > 0.\n",
+        "devices selected with CPUAccelerator: 2\n"),
+    "backward-non-scalar": (
+        TRACE + "RuntimeError: grad can be implicitly created only for scalar outputs\n",
+        "loss is a scalar output (reduction='mean')\n"),
+    "package-not-installed": (
+        TRACE + "importlib.metadata.PackageNotFoundError: No package metadata was found for The "
+        "'deepspeed>=0.9.3' distribution was not found and is required by this application. \n"
+        "Try: `pip install deepspeed>=0.9.3`\n",
+        "deepspeed 0.16.2 found; tensorboard 2.18 found\n"),
     "tf32-unsupported": (
         TRACE + "ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n",
         "tf32=True on A100 (compute capability 8.0)\n"),
