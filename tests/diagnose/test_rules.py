@@ -2206,6 +2206,56 @@ CASES: dict[str, tuple[str, str]] = {
         "'deepspeed>=0.9.3' distribution was not found and is required by this application. \n"
         "Try: `pip install deepspeed>=0.9.3`\n",
         "deepspeed 0.16.2 found; tensorboard 2.18 found\n"),
+    "set-epoch-without-distributed-sampler": (
+        TRACE + "AttributeError: 'RandomSampler' object has no attribute 'set_epoch'\n",
+        "DistributedSampler.set_epoch(3): shuffling with seed 3\n"),
+    "collective-root-not-in-group": (
+        TRACE + "ValueError: Global rank 0 is not part of group <torch.distributed."
+        "distributed_c10d.ProcessGroup object at 0x7fb0a3e25a70>\n",
+        "group ranks [2, 3]: global rank 2 is group rank 0\n"),
+    "grad-hook-changed-shape": (
+        TRACE + "RuntimeError: hook '<lambda>' has changed the size of value\n",
+        "registered hook 'clip_grad' on 12 parameters\n"),
+    "zero-optimizer-state-not-consolidated": (
+        TRACE + "RuntimeError: Optimizer state has not been consolidated on this rank. Please "
+        "call `consolidate_state_dict(to=0)` on all ranks beforehand if you meant to save the "
+        "global state.\n",
+        "consolidated the optimizer state on rank 0; saving it\n"),
+    "dtensor-placements-mesh-mismatch": (
+        TRACE + "ValueError: `placements` must have the same length as `device_mesh.ndim`! Found "
+        "placements length: 1, and device_mesh.ndim: 2.\n",
+        "placements (Replicate(), Shard(dim=0)) on a 2-D device mesh\n"),
+    "device-mesh-dim-name-unknown": (
+        TRACE + "KeyError: \"Invalid mesh_dim_names ('tp',) specified. Valid mesh_dim_names are "
+        "['dp'].\"\n",
+        "mesh_dim_names ('dp', 'tp'), shape (4, 2)\n"),
+    "dcp-load-from-file": (
+        TRACE + "NotADirectoryError: [Errno 20] Not a directory: '/ckpt/model.pt/.metadata'\n",
+        "wrote /ckpt/step_100/.metadata and 8 shards\n"),
+    "optimizer-before-fully-shard": (
+        TRACE + '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/checkpoint/'
+        'state_dict.py", line 657, in _init_optim_state\n    fqn = fqn_pid_mapping[key]\n'
+        "KeyError: 0\n",
+        "optimizer state keys: 0..41 mapped to parameter names\n"),
+    "torchrun-nnodes-invalid": (
+        TRACE + '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/run.py", line '
+        "754, in config_from_args\n    min_nodes, max_nodes = parse_min_max_nnodes(args.nnodes)\n"
+        '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/run.py", line 696, '
+        "in parse_min_max_nnodes\nValueError: invalid literal for int() with base 10: ''\n",
+        "nnodes=1:4 (min_nodes 1, max_nodes 4)\n"),
+    "pg-timeout-not-timedelta": (
+        TRACE + "TypeError: Expected timeout argument to be of type datetime.timedelta, got "
+        "1800\n",
+        "process group timeout: datetime.timedelta(seconds=1800)\n"),
+    "checkpoint-inputs-no-grad": (
+        "/opt/conda/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: "
+        "None of the inputs have requires_grad=True. Gradients will be None\n"
+        "  warnings.warn(\n" + TRACE + "RuntimeError: Expected to have finished reduction in "
+        "the prior iteration before starting a new one. This error indicates that your module "
+        "has parameters that were not used in producing loss.\n",
+        "/opt/conda/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: "
+        "None of the inputs have requires_grad=True. Gradients will be None\n"
+        "step 10 loss 0.31\nstep 20 loss 0.29\n"),
     "tf32-unsupported": (
         TRACE + "ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n",
         "tf32=True on A100 (compute capability 8.0)\n"),
