@@ -4,7 +4,9 @@ launcher format, and the diagnoses given to healthy runs (there must be none).
     python scripts/zoo/score.py [--verbose]
 
 Reads ``tests/fixtures/zoo`` (recorded by ``record.py``; ``built/`` holds the logs made from
-torch's and NCCL's message formats for failures that need a GPU or a fabric).
+torch's and NCCL's message formats for failures that need a GPU or a fabric; ``sweep/`` the
+users' mistakes with torch.distributed, Lightning, accelerate and transformers, each caused
+once on 2 CPU ranks under torchrun, paths made neutral).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ ZOO = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "zoo"
 def expectations() -> dict[str, str | None]:
     """``launcher/case`` (or ``case``) -> the rule that must come first (None: no diagnosis)."""
     table = dict(yaml.safe_load((ZOO / "expected.yaml").read_text()))
-    built = yaml.safe_load((ZOO / "built" / "expected.yaml").read_text())
-    table.update({f"built/{case}": rule for case, rule in built.items()})
+    for folder in ("built", "sweep"):
+        cases = yaml.safe_load((ZOO / folder / "expected.yaml").read_text())
+        table.update({f"{folder}/{case}": rule for case, rule in cases.items()})
     return table
 
 
