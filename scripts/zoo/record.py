@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -129,7 +130,9 @@ LAUNCHERS = ["torchrun", "launch", "accelerate", "deepspeed", "safelaunch", "sru
 def neutral(text: str) -> str:
     """This machine's paths, host and user replaced by the ones a typical report shows."""
     site = str(Path(__import__("torch").__file__).parents[1])
+    stdlib = sysconfig.get_paths()["stdlib"]
     for old, new in ((site, "/opt/conda/lib/python3.11/site-packages"),
+                     (stdlib, "/opt/conda/lib/python3.11"),
                      (str(SCRIPT.parent), "/home/user/project"),
                      (str(FRAMEWORKS), "/home/user/project"),
                      (sys.executable, "/opt/conda/bin/python3"),
