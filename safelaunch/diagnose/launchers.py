@@ -203,8 +203,9 @@ SHAPES = [
     # (a message, not a setting's value: config dumps print "socket.timeout: 30")
     re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}" + WRAPPED_TYPE
                + r"|timeout|gaierror|herror): [^\d\s.-]"),
-    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
-    re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
+    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ...",
+    # The error is:TypeError: ...
+    re.compile(r"[\"'`(\[\uff1a:](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it
     re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
     # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up

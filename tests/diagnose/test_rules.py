@@ -2669,6 +2669,8 @@ def test_glog_prefixed_traceback_is_read():
     # an error level in brackets after a tool's own tags (TensorRT-LLM, TensorRT)
     "[TensorRT-LLM][ERROR] Assertion failed: widget 7 is frobnicated (/src/widget.cpp:12)\n",
     "[TRT] [E] 3: [widget.cpp::frob::12] Parameter check failed at: widget 7\n",
+    # an exception glued to a sentence's colon
+    "The error is:TypeError: __init__() got an unexpected keyword argument 'widget'\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
