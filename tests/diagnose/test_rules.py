@@ -2256,6 +2256,12 @@ CASES: dict[str, tuple[str, str]] = {
         "/opt/conda/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: "
         "None of the inputs have requires_grad=True. Gradients will be None\n"
         "step 10 loss 0.31\nstep 20 loss 0.29\n"),
+    "nccl-connect-refused": (
+        "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+        * 6,
+        "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
+        * 2 + "worker-0:16:63 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
+        "step 1 loss 0.31\n"),
     "tf32-unsupported": (
         TRACE + "ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n",
         "tf32=True on A100 (compute capability 8.0)\n"),
