@@ -4783,3 +4783,17 @@ def test_a_type_error_of_the_function_spawn_ran_is_not_its_arguments():
              "torch/multiprocessing/spawn.py\", line 90, in _wrap\n    fn(i, *args)\n"
              "TypeError: main() argument after * must be an iterable, not Namespace\n")
     assert diagnose(from_text(whole, "x.log")).findings[0].id == "spawn-args-not-tuple"
+
+
+@pytest.mark.parametrize(("line", "rule_id"), [
+    ("TypeError: __init__() got an unexpected keyword argument 'find_unused_parameters'",
+     "torch-too-old-for-api"),
+    ("TypeError: DistributedDataParallel.__init__() got an unexpected keyword argument "
+     "'static_graph'", "torch-too-old-for-api"),
+    # nn.DataParallel takes none of DDP's arguments, whatever the torch
+    ("TypeError: DataParallel.__init__() got an unexpected keyword argument "
+     "'find_unused_parameters'", "python-exception"),
+])
+def test_ddps_later_arguments_on_an_older_torch(line, rule_id):
+    result = diagnose(from_text(TRACE + line + "\n", "case.log"))
+    assert result.findings[0].id == rule_id, result.findings
