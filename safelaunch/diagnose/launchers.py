@@ -74,6 +74,10 @@ ROOT_CAUSE_BLOCK = re.compile(
     r"Root Cause \(first observed failure\):[ \t]*\n\[\d+\]:[ \t]*\n"
     r"(?P<body>(?:[ \t]+[^\n]*\n?){1,40})")
 NO_OTHER_FAILURES = re.compile(r"Failures:[ \t]*\n[ \t]*<NO_OTHER_FAILURES>[ \t]*\n")
+SEVERAL_NODES = re.compile(
+    r"--nnodes[= ](?:\d{1,4}:)?(?:[2-9]|[1-9]\d{1,4})\b|--node[-_]rank[= ][1-9]|NODE_RANK=[1-9]"
+    r"|\bnnodes=(?:[2-9]|[1-9]\d{1,4})\b|\bmax_nodes=(?:[2-9]|[1-9]\d{1,4})\b")
+"""A launch of several nodes: torchrun's flags, the environment, its agent's logged config."""
 NO_OTHER_FAILURES_BEFORE = 400
 """How far before its root-cause block a table's ``Failures:`` section begins, at most (a
 line of dashes and the heading between them)."""
@@ -708,11 +712,13 @@ def _child_failed_block(text: str, report: Report) -> bool:
 
 def _only_root_failed(text: str, block: re.Match[str], fields: dict[str, str]) -> bool:
     """The table lists no failure but its root cause's (the other ranks of this node were
-    running or had exited 0 when the launcher saw it fail), on a node whose ranks are the
-    job's first (a global rank past the local one: other nodes' ranks may have died)."""
+    running or had exited 0 when the launcher saw it fail), in a job of one node: a global
+    rank past the local one, or a launch of several nodes anywhere in the log, leaves ranks of
+    other nodes that may have died."""
     ranks = re.match(r"(\d{1,9}) \(local_rank: (\d{1,9})\)", fields.get("rank", ""))
     return bool(ranks and ranks.group(1) == ranks.group(2) and NO_OTHER_FAILURES.search(
-        text, max(0, block.start() - NO_OTHER_FAILURES_BEFORE), block.start()))
+        text, max(0, block.start() - NO_OTHER_FAILURES_BEFORE), block.start())
+        and not SEVERAL_NODES.search(text))
 
 
 def _elastic_failed(text: str, report: Report) -> bool:

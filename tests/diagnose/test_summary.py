@@ -130,3 +130,10 @@ def test_torchruns_table_with_no_other_failure_names_the_rank_that_waited_for_on
     later = log.replace("rank      : 0 (local_rank: 0)", "rank      : 2 (local_rank: 0)")
     assert later != log
     assert diagnose(from_text(later, "b.log")).findings[0].id != "peer-left-early"
+    # node 0 of several: its global ranks are its local ones, and a peer of node 1 may have died
+    for launch in ("torchrun --nnodes=2 --nproc-per-node=2 --node-rank=0 train.py",
+                   "torchrun --nnodes 1:4 --nproc-per-node 2 train.py", "NODE_RANK=1"):
+        first = diagnose(from_text(f"+ {launch}\n" + log, "c.log")).findings[0].id
+        assert first == "peer-died-silently", launch
+    one = diagnose(from_text("+ torchrun --nnodes=1 --nproc-per-node=2 train.py\n" + log, "d.log"))
+    assert one.findings[0].id == "peer-left-early"
