@@ -88,10 +88,12 @@ def patterns(runtime: str) -> list[str]:
     error = CUDA_ERRORS[runtime]
     message = re.escape(error.message).replace("\\ ", " ")
     found = [f"{error.runtime}\\b"]
-    if error.driver:
-        found.append(f"{error.driver}\\b")
     if error.plain:
-        found.append(message)
-    else:
-        found += [wrapper + message for wrapper in WRAPPERS]
-    return found
+        found += [f"{error.driver}\\b"] if error.driver else []
+        return [*found, message]
+    if error.driver:
+        # not the name alone: TensorFlow's and XLA's allocators log a failed try by it and go
+        # on with a smaller one ("failed to allocate ... from device: CUDA_ERROR_OUT_OF_MEMORY")
+        found += [f"results in {error.driver}\\b",
+                  f"XlaRuntimeError: [^\\n]{{0,300}}?{error.driver}\\b"]
+    return found + [wrapper + message for wrapper in WRAPPERS]

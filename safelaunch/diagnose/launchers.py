@@ -207,9 +207,8 @@ SHAPES = [
     # (a message, not a setting's value: config dumps print "socket.timeout: 30")
     re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}" + WRAPPED_TYPE
                + r"|timeout|gaierror|herror): [^\d\s.-]"),
-    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ...",
-    # The error is:TypeError: ...
-    re.compile(r"[\"'`(\[\uff1a:](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
+    # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
+    re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it
     re.compile(r"^raise (?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception)\("),
     # a build that failed: ninja's failed step, nvcc's fatal error, ninja giving up
@@ -219,9 +218,10 @@ SHAPES = [
     # have shapes of their own (CANCELLED AT, an OOM kill, a memory limit, srun's task exit)
     re.compile(r"^(?!slurmstepd: )[\w.-]{1,200}: error: "),
     # an error level in brackets, also after a tool's own tags (TensorRT-LLM's
-    # "[TensorRT-LLM][ERROR] ...", TensorRT's "[TRT] [E] ...")
-    re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|(?:\[[\w .:-]{1,40}\] ?){0,3}\[ERROR\] "
-               r"|\[[\w .:-]{1,40}\] ?\[E\] |Fatal Python error|terminate called )"),
+    # "[TensorRT-LLM][ERROR] ..."; not after a time stamp: a logger's record of an error a run
+    # may recover from, a failure only where the log ends, LATE_SHAPES)
+    re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|(?:\[[A-Za-z][\w .:-]{0,39}\] ?){0,3}\[ERROR\] "
+               r"|Fatal Python error|terminate called )"),
     # MPICH's and Intel MPI's abort (MPI_Init and every MPI call's fatal error)
     re.compile(r"^Abort\(\d{1,12}\) on node \d{1,6}(?: \(rank \d{1,6} in comm \d{1,6}\))?: "
                r"Fatal error in "),
@@ -285,13 +285,19 @@ LATE_SHAPES = [
     # not "Terminated": a script's own kill of a helper it started (tensorboard, a server)
     re.compile(r"^\S{1,300}: line \d{1,7}: {1,8}\d{1,10} {1,40}(?:Killed|Aborted"
                r"|Segmentation fault|Bus error|Illegal instruction)\b"),
+    # TensorRT's and TensorRT-LLM's Python loggers ("[09/25/2023-10:15:20] [TRT] [E] ...",
+    # "[TRT-LLM] [E] ..."): their error level, which TensorRT also prints at a teardown it
+    # goes on from
+    re.compile(r"^(?:\[[\w .:/-]{1,40}\] ?){1,3}\[E\] "),
 ]
 """Shapes that show a failure only among a log's last ``LATE_LINES`` lines: runs that work
 log errors they recover from (a full connection pool, a sample skipped), and a launch script
 reports the helper it killed; where the log ends at such a line, the run ended there."""
-LATE_HARMLESS = re.compile(r"\bservices\.py:\d{1,6} -- Failed to start the dashboard\b")
+LATE_HARMLESS = re.compile(r"\bservices\.py:\d{1,6} -- Failed to start the dashboard\b"
+                           r"|\[defaultAllocator\.cpp::deallocate::\d{1,6}\]")
 """Error-level lines of a tool's own side service that the job runs without (Ray's
-dashboard, which a Ray without its ``default`` extra cannot start)."""
+dashboard, which a Ray without its ``default`` extra cannot start), and TensorRT's allocator
+complaining as it tears a context down (NVIDIA/TensorRT#2852)."""
 LATE_LINES = 30
 UNLESS_QUIET_SHAPES = [
     # the dynamic loader refusing a library for a symbol, the line pasted without its

@@ -131,10 +131,14 @@ def desyncs(text: str) -> list[str]:
 WATCHDOG_MARK = "Watchdog caught collective operation timeout: WorkNCCL("
 WATCHDOG = re.compile(
     r"\[(?:PG (?P<pg>[^\]\n]{1,120}?) )?Rank (?P<rank>\d{1,7})\] Watchdog caught collective "
-    r"operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d{1,20}), OpType=(?P<op>[A-Z_]{1,40}), "
-    r"NumelIn=(?P<numel_in>-?\d{1,20}), NumelOut=(?P<numel_out>-?\d{1,20})")
-"""ProcessGroupNCCL's watchdog on the collective a rank timed out in (torch 1.13 and later;
-the process group's name before the rank from torch 2.3)."""
+    r"operation timeout: WorkNCCL\(SeqNum=(?P<seq>\d{1,20}), OpType=(?P<op>[A-Z_]{1,40})"
+    r"(?:, NumelIn=(?P<numel_in>-?\d{1,20}), NumelOut=(?P<numel_out>-?\d{1,20}))?")
+"""ProcessGroupNCCL's watchdog on the collective a rank timed out in (torch 1.13 and later:
+the sizes from torch 2.1; the process group's name before the rank in some releases only)."""
+GROUP = re.compile(r"\[PG (?:ID )?(\d{1,6})\b")
+"""A process group's number in ProcessGroupNCCL's own lines (``[PG ID 0 PG GUID 0(default_pg)
+Rank 1]``, ``[PG 1 Rank 0]``)."""
+MAX_GROUP_LINES = 10_000
 UNPAIRED_OPS = frozenset({"SEND", "RECV", "COALESCED", "_COALESCED", "UNKNOWN", "BARRIER"})
 """Point-to-point and coalesced work: its two ends differ by design (and a barrier is an
 all-reduce of one element that torch names apart)."""
@@ -151,21 +155,26 @@ def watchdog_desyncs(text: str) -> list[str]:
     each waited for a partner that would never come."""
     if WATCHDOG_MARK not in text:
         return []
+    # a watchdog line without its group's name is compared with the others only where the
+    # log shows one process group: two groups' works share sequence numbers
+    groups = {match.group(1) for match in itertools.islice(GROUP.finditer(text),
+                                                            MAX_GROUP_LINES)}
     seen: dict[tuple[str, int], dict[int, tuple[str, str, str]]] = {}
     for match in itertools.islice(WATCHDOG.finditer(text), MAX_LINES):
-        if match["op"] in UNPAIRED_OPS:
+        if match["op"] in UNPAIRED_OPS or (not match["pg"] and len(groups) > 1):
             continue
         ranks = seen.setdefault((match["pg"] or "", int(match["seq"])), {})
         if len(ranks) < MAX_MEMBERS:
-            ranks.setdefault(int(match["rank"]), (match["op"], match["numel_in"],
-                                                  match["numel_out"]))
+            ranks.setdefault(int(match["rank"]), (match["op"], match["numel_in"] or "?",
+                                                  match["numel_out"] or "?"))
     found = []
     for (group, seq), ranks in sorted(seen.items()):
         works = set(ranks.values())
         ops = {op for op, _, _ in works}
         if len(ops) < 2 and not (len(works) > 1 and ops <= SAME_SIZE_OPS):
             continue
-        shown = ", ".join(f"rank {rank} {op} of {numel_in} elements"
+        shown = ", ".join(f"rank {rank} {op}" + (f" of {numel_in} elements"
+                                                  if numel_in != "?" else "")
                           for rank, (op, numel_in, _) in sorted(ranks.items())[:6])
         more = f" and {len(ranks) - 6} more" if len(ranks) > 6 else ""
         where = f" of process group {group}" if group else ""

@@ -114,3 +114,23 @@ def test_timeouts_in_one_collective_or_in_two_groups_are_no_desync():
     # the two ends of a send and a receive, and gathers whose sizes differ by design
     assert not nccl_trace.watchdog_desyncs(_timeout(0, 3, "SEND") + _timeout(1, 3, "RECV"))
     assert not nccl_trace.watchdog_desyncs(_timeout(0, 3, "GATHER", 8) + _timeout(1, 3, "GATHER", 4))
+
+
+def test_a_watchdog_line_without_its_group_is_compared_only_in_a_log_of_one_group():
+    """torch 2.3-2.6 name the group on the next line only: two groups' works share sequence
+    numbers, so such lines are not compared where the log shows two groups."""
+    two = (_timeout(0, 1, "ALLREDUCE") + "[rank0]:[E1124 ProcessGroupNCCL.cpp:1] [PG ID 1 PG "
+           "GUID 1(tp) Rank 0] Exception (either an error or timeout) detected by watchdog at "
+           "work: 1\n" + _timeout(2, 1, "BROADCAST") + "[rank2]:[E1124 ProcessGroupNCCL.cpp:1] "
+           "[PG ID 0 PG GUID 0(default_pg) Rank 2] Exception (either an error or timeout) "
+           "detected by watchdog at work: 1\n")
+    assert not nccl_trace.watchdog_desyncs(two)
+
+
+def test_the_watchdogs_lines_before_torch_2_1_have_no_sizes():
+    old = "".join(
+        f"[E ProcessGroupNCCL.cpp:475] [Rank {rank}] Watchdog caught collective operation "
+        f"timeout: WorkNCCL(SeqNum=37, OpType={op}, Timeout(ms)=1800000) ran for 1800123 "
+        "milliseconds before timing out.\n" for rank, op in ((0, "BROADCAST"), (1, "ALLREDUCE")))
+    found = nccl_trace.watchdog_desyncs(old)
+    assert found and "rank 0 BROADCAST, rank 1 ALLREDUCE" in found[0]

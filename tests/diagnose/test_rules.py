@@ -2258,7 +2258,8 @@ CASES: dict[str, tuple[str, str]] = {
         "step 10 loss 0.31\nstep 20 loss 0.29\n"),
     "nccl-connect-refused": (
         "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
-        * 6,
+        * 6 + "worker-0:16:63 [0] misc/socket.cc:484 NCCL WARN socketPollConnect: connect to "
+        "10.0.0.2<43917> returned Connection refused, exceeded error retry count (35)\n",
         "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
         * 2 + "worker-0:16:63 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
         "step 1 loss 0.31\n"),
@@ -2675,8 +2676,8 @@ def test_glog_prefixed_traceback_is_read():
     # an error level in brackets after a tool's own tags (TensorRT-LLM, TensorRT)
     "[TensorRT-LLM][ERROR] Assertion failed: widget 7 is frobnicated (/src/widget.cpp:12)\n",
     "[TRT] [E] 3: [widget.cpp::frob::12] Parameter check failed at: widget 7\n",
-    # an exception glued to a sentence's colon
-    "The error is:TypeError: __init__() got an unexpected keyword argument 'widget'\n",
+    # TensorRT's Python logger after its time stamp, where the log ends
+    "[09/25/2023-10:15:20] [TRT] [E] 3: [widget.cpp::frob::12] Error Code 3: widget 7\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -2726,6 +2727,16 @@ def test_errors_a_run_went_on_after_are_no_failure():
     failure only where the log ends at it: before the last lines, the run went on."""
     went_on = ("[12:00:00] hub: ConnectionError: reset by peer (retrying)\n"
                "Download failed: checksum mismatch, retrying\n"
+               # a logger's error level after its time stamp (DeepSpeed's, TensorRT's)
+               "[2024-05-01 10:00:02] [ERROR] Failed to upload checkpoint to s3://bucket/ckpt-10,"
+               " will retry in 5s\n"
+               "[09/25/2023-10:15:20] [TRT] [E] 3: [widget.cpp::frob::12] Error Code 3: widget 7\n"
+               # Python logging's default format quoting an exception it recovered from
+               "WARNING:__main__:ConnectionError: could not reach wandb.ai, will retry in 10s\n"
+               # TensorFlow's and XLA's allocators retrying a smaller chunk
+               "2024-01-01 12:00:00.000000: I tensorflow/compiler/xla/stream_executor/cuda/"
+               "cuda_driver.cc:831] failed to allocate 2.20G (2363138048 bytes) from device: "
+               "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n"
                + "".join(f"step {n} loss 2.{n}\n" for n in range(40)))
     assert diagnose(from_text(went_on, "went_on.log")).status == "no_failure"
 
@@ -2758,6 +2769,9 @@ RUN_END = "Epoch 3: 100%|##########| 500/500 [01:00<00:00]\n{}\nTraining complet
     # an optional import a library fell back from
     "Could not import flash_attn: ImportError: cannot import name 'flash_attn_func' from "
     "'flash_attn' (unknown location); falling back to sdpa",
+    # TensorRT's allocator complaining as it tears a context down
+    "[TRT] [E] 1: [defaultAllocator.cpp::deallocate::42] Error Code 1: Cuda Runtime (invalid "
+    "argument)",
     # a side tool's error before the run's own last line
     "[12:00:00] tensorboard: OSError: [Errno 98] Address already in use (tensorboard not "
     "started)",
