@@ -4811,3 +4811,22 @@ def test_a_type_error_of_the_function_spawn_ran_is_not_its_arguments():
 def test_ddps_later_arguments_on_an_older_torch(line, rule_id):
     result = diagnose(from_text(TRACE + line + "\n", "case.log"))
     assert result.findings[0].id == rule_id, result.findings
+
+
+@pytest.mark.parametrize(("line", "rule_id"), [
+    # torch 1.x-2.0's words for a root outside the subgroup
+    ("RuntimeError: The global rank 3 is not part of the group <torch.distributed."
+     "ProcessGroupNCCL object at 0x7f2c>", "collective-root-not-in-group"),
+    # transformers' integrations name their package in their own ways
+    ("RuntimeError: CometCallback requires comet-ml>=3.43.2 to be installed. Run `pip install "
+     "comet-ml>=3.43.2`.", "package-not-installed"),
+    ("RuntimeError: ClearMLCallback requires 'clearml' to be installed. Run `pip install "
+     "clearml`.", "package-not-installed"),
+    # Lightning 2.x's own check of a callback of the other package
+    ("TypeError: You passed a `pytorch_lightning` object (ModelCheckpoint) to a "
+     "`lightning.pytorch` Trainer. Please switch to a single import style.",
+     "lightning-package-mix"),
+])
+def test_other_wordings_of_this_rounds_rules(line, rule_id):
+    result = diagnose(from_text(TRACE + line + "\n", "case.log"))
+    assert result.findings[0].id == rule_id, result.findings
