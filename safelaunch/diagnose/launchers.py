@@ -34,6 +34,7 @@ failing one.
 
 from __future__ import annotations
 
+import itertools
 import re
 import signal
 from collections.abc import Callable, Iterator, Sequence
@@ -78,6 +79,9 @@ SEVERAL_NODES = re.compile(
     r"--nnodes[= ](?:\d{1,4}:)?(?:[2-9]|[1-9]\d{1,4})\b|--node[-_]rank[= ][1-9]|NODE_RANK=[1-9]"
     r"|\bnnodes=(?:[2-9]|[1-9]\d{1,4})\b|\bmax_nodes=(?:[2-9]|[1-9]\d{1,4})\b")
 """A launch of several nodes: torchrun's flags, the environment, its agent's logged config."""
+GLOO_PEER = re.compile(r"(?:closed|reset) by peer \[([^\]\n]{1,100})\]")
+LOOPBACK = re.compile(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}$|::1$|localhost$")
+MAX_PEER_LINES = 1000
 NO_OTHER_FAILURES_BEFORE = 400
 """How far before its root-cause block a table's ``Failures:`` section begins, at most (a
 line of dashes and the heading between them)."""
@@ -724,7 +728,17 @@ def _only_root_failed(text: str, block: re.Match[str], fields: dict[str, str]) -
     ranks = re.match(r"(\d{1,9}) \(local_rank: (\d{1,9})\)", fields.get("rank", ""))
     return bool(ranks and ranks.group(1) == ranks.group(2) and NO_OTHER_FAILURES.search(
         text, max(0, block.start() - NO_OTHER_FAILURES_BEFORE), block.start())
-        and not SEVERAL_NODES.search(text))
+        and not SEVERAL_NODES.search(text) and not _peer_elsewhere(text))
+
+
+def _peer_elsewhere(text: str) -> bool:
+    """gloo names a peer it lost at an address other than this host's loopback: a rank of
+    another node may have died (a single node's ranks reach each other at its own address
+    too, but a pasted log does not say which address is its own)."""
+    for match in itertools.islice(GLOO_PEER.finditer(text), MAX_PEER_LINES):
+        if not LOOPBACK.match(match.group(1)):
+            return True
+    return False
 
 
 def _elastic_failed(text: str, report: Report) -> bool:

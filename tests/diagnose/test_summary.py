@@ -137,3 +137,7 @@ def test_torchruns_table_with_no_other_failure_names_the_rank_that_waited_for_on
         assert first == "peer-died-silently", launch
     one = diagnose(from_text("+ torchrun --nnodes=1 --nproc-per-node=2 train.py\n" + log, "d.log"))
     assert one.findings[0].id == "peer-left-early"
+    # a peer gloo lost at another host's address, with no launch line pasted
+    elsewhere = log.replace("by peer [127.0.0.1]", "by peer [10.0.0.2]")
+    assert elsewhere != log
+    assert diagnose(from_text(elsewhere, "e.log")).findings[0].id == "peer-died-silently"
