@@ -123,8 +123,11 @@ def log_words(text: str) -> set[str]:
     """``set(WORD.findall(text))``, several times faster: the ASCII text is split at bytes
     level, and only the rare pieces with other characters are read by ``WORD`` (one of them
     may hold a letter of another script, or punctuation that is not ASCII)."""
+    spaced = text.encode("utf-8", "surrogatepass").translate(_NOT_WORD_BYTES)
+    if spaced.isascii():  # most logs: every piece a word, read in one pass
+        return set(spaced.decode("ascii").split())
     words: set[str] = set()
-    pieces = set(text.encode("utf-8", "surrogatepass").translate(_NOT_WORD_BYTES).split())
+    pieces = set(spaced.split())
     for piece in pieces:
         if piece.isascii():
             words.add(piece.decode("ascii"))

@@ -145,7 +145,8 @@ class Text:
     counted: list[tuple[int, int]] = field(default_factory=list, init=False, compare=False,
                                            repr=False)
     """Offsets whose line ``line_at`` has counted, in order, with their lines: the next count
-    starts at the nearest one before it (a 100 MB log is counted once, not once a finding)."""
+    starts at the nearest one before it (a 100 MB log is counted once, not once a finding;
+    once ``COUNTED_MAX`` are kept, a new one takes the place of the one it was counted from)."""
 
     def line_at(self, offset: int) -> int:
         """The 1-based line number in the original log of the character at ``offset``."""
@@ -158,6 +159,8 @@ class Text:
         line += text.count("\n", start, offset)
         if len(self.counted) < COUNTED_MAX:
             self.counted.insert(at, (offset, line))
+        elif at and self.counted[at - 1][0] >= start:
+            self.counted[at - 1] = (offset, line)  # full: the nearer start, order kept
         return line
 
 

@@ -94,3 +94,25 @@ def test_a_long_log_ending_in_a_class_without_error_in_its_name_fails(monkeypatc
     result = diagnose(from_text(text, "train.log"))
     assert result.findings[0].id == "failure-shown"
     assert "ArrowInvalid" in result.findings[0].evidence[0].text
+
+
+def test_line_numbers_are_right_past_the_counted_offsets_kept():
+    """``line_at`` keeps ``COUNTED_MAX`` counted offsets; past them a new one takes the place
+    of the one it was counted from: every answer stays the plain count's."""
+    from safelaunch.diagnose import reading
+
+    text = "".join(f"line {n}\n" for n in range(3 * reading.COUNTED_MAX))
+    body = reading.Text(text)
+    starts = [n for n, ch in enumerate(text) if ch == "l"]
+    for offset in starts + starts[::-7]:
+        assert body.line_at(offset) == text.count("\n", 0, offset) + 1
+    assert len(body.counted) == reading.COUNTED_MAX
+
+
+def test_a_logs_words_are_every_word_it_holds():
+    from safelaunch.diagnose.engine import WORD, log_words
+
+    ascii_text = "step:12 train_error:0.31 Xyz12Abc key:Value_3\nabs-error 0x7f\n"
+    assert log_words(ascii_text) == set(WORD.findall(ascii_text))
+    other = ascii_text + "héllo wörld_x — ünï 日本語\n"
+    assert log_words(other) == set(WORD.findall(other))
