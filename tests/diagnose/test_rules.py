@@ -2263,6 +2263,35 @@ CASES: dict[str, tuple[str, str]] = {
         "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
         * 2 + "worker-0:16:63 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
         "step 1 loss 0.31\n"),
+    "lightning-log-not-scalar": (
+        TRACE + "ValueError: `self.log(per_sample_err, tensor([0.3083, 2.0320]))` was called, "
+        "but the tensor must have a single element. You can try doing `self.log(per_sample_err,"
+        " tensor([0.3083, 2.0320]).mean())`\n",
+        "self.log('train_loss', 0.31) on step 10\n"),
+    "lightning-top-k-without-monitor": (
+        TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: "
+        "ModelCheckpoint(save_top_k=3, monitor=None) is not a valid configuration. No quantity "
+        "for top_k to track.\n",
+        "ModelCheckpoint(save_top_k=3, monitor='val_loss'): 3 best kept\n"),
+    "accelerate-gradient-accumulation-twice": (
+        TRACE + "ValueError: You can only pass one of `gradient_accumulation_steps` and "
+        "`gradient_accumulation_plugin`. Please only pass in the created "
+        "`GradientAccumulationPlugin` object.\n",
+        "gradient_accumulation_steps: 4 (GradientAccumulationPlugin)\n"),
+    "rank-not-below-world-size": (
+        TRACE + "RuntimeError: [enforce fail at /__w/pytorch/pytorch/third_party/gloo/gloo/"
+        "context.cc:23] rank < size. 2 vs 2\n",
+        "rank 1 of world size 2 joined\n"),
+    "ddp-meta-device-model": (
+        TRACE + '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/utils.py", '
+        "line 286, in _verify_param_shape_across_processes\n    return dist._verify_params_"
+        "across_processes(process_group, tensors, logger)\nRuntimeError: Tensor.item() cannot "
+        "be called on meta tensors\n",
+        "model created on the meta device; materialised with to_empty(device='cuda')\n"),
+    "device-mesh-names-length": (
+        TRACE + "RuntimeError: mesh_shape and mesh_dim_names should have same length! Found "
+        "len(mesh_dim_names): 2 and len(mesh_shape):1.\n",
+        "mesh_shape (2, 4), mesh_dim_names ('dp', 'tp')\n"),
     "tf32-unsupported": (
         TRACE + "ValueError: --tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1.7\n",
         "tf32=True on A100 (compute capability 8.0)\n"),
