@@ -149,17 +149,30 @@ SAME_SIZE_OPS = frozenset({"ALLREDUCE", "BROADCAST", "REDUCE", "ALLGATHER", "_AL
 differ between ranks by design)."""
 
 
+Work = tuple[str, str, str]
+"""A watchdog's timed-out work: its collective and its input and output sizes ("?": torch
+before 2.1 prints none)."""
+
+
 def watchdog_desyncs(text: str) -> list[str]:
     """One sentence per process group whose ranks timed out at the same sequence number in
     different collectives (or one collective of different sizes), from the watchdog's lines:
     each waited for a partner that would never come."""
     if WATCHDOG_MARK not in text:
         return []
-    # a watchdog line without its group's name is compared with the others only where the
-    # log shows one process group: two groups' works share sequence numbers
+    found = [_desync_sentence(group, seq, ranks)
+             for (group, seq), ranks in sorted(_timed_out_works(text).items())
+             if _desynced(set(ranks.values()))]
+    return found[:MAX_DESYNCS]
+
+
+def _timed_out_works(text: str) -> dict[tuple[str, int], dict[int, Work]]:
+    """What each rank timed out in, by process group and sequence number.  A line without its
+    group's name is kept only where the log shows one process group: two groups' works share
+    sequence numbers."""
     groups = {match.group(1) for match in itertools.islice(GROUP.finditer(text),
                                                             MAX_GROUP_LINES)}
-    seen: dict[tuple[str, int], dict[int, tuple[str, str, str]]] = {}
+    seen: dict[tuple[str, int], dict[int, Work]] = {}
     for match in itertools.islice(WATCHDOG.finditer(text), MAX_LINES):
         if match["op"] in UNPAIRED_OPS or (not match["pg"] and len(groups) > 1):
             continue
@@ -167,17 +180,19 @@ def watchdog_desyncs(text: str) -> list[str]:
         if len(ranks) < MAX_MEMBERS:
             ranks.setdefault(int(match["rank"]), (match["op"], match["numel_in"] or "?",
                                                   match["numel_out"] or "?"))
-    found = []
-    for (group, seq), ranks in sorted(seen.items()):
-        works = set(ranks.values())
-        ops = {op for op, _, _ in works}
-        if len(ops) < 2 and not (len(works) > 1 and ops <= SAME_SIZE_OPS):
-            continue
-        shown = ", ".join(f"rank {rank} {op}" + (f" of {numel_in} elements"
-                                                  if numel_in != "?" else "")
-                          for rank, (op, numel_in, _) in sorted(ranks.items())[:6])
-        more = f" and {len(ranks) - 6} more" if len(ranks) > 6 else ""
-        where = f" of process group {group}" if group else ""
-        found.append(f"the watchdog's timeouts at sequence number {seq}{where}: "
-                     f"{shown}{more}")
-    return found[:MAX_DESYNCS]
+    return seen
+
+
+def _desynced(works: set[Work]) -> bool:
+    """Different collectives, or one that every rank calls with one size at different sizes."""
+    ops = {op for op, _, _ in works}
+    return len(ops) > 1 or (len(works) > 1 and ops <= SAME_SIZE_OPS)
+
+
+def _desync_sentence(group: str, seq: int, ranks: dict[int, Work]) -> str:
+    shown = ", ".join(f"rank {rank} {op}" + (f" of {numel_in} elements" if numel_in != "?"
+                                              else "")
+                      for rank, (op, numel_in, _) in sorted(ranks.items())[:6])
+    more = f" and {len(ranks) - 6} more" if len(ranks) > 6 else ""
+    where = f" of process group {group}" if group else ""
+    return f"the watchdog's timeouts at sequence number {seq}{where}: {shown}{more}"
