@@ -695,14 +695,19 @@ def _safelaunch_row(text: str, report: Report) -> bool:
     report.returncode = int(row.group(2)) if row.group(2) else (-number if number else None)
     if SAFELAUNCH_NOT_OOM in text:
         report.facts.add(Fact.SIGKILL_NOT_OOM)
-    table = text.rfind(SAFELAUNCH_TABLE, max(0, row.start() - TABLE_CHARS), row.start())
-    end = text.find(SAFELAUNCH_TABLE_END, row.end(), row.end() + TABLE_CHARS)
-    # no other rank failed, and one ended well (not only ranks safelaunch stopped after the
-    # root: those may have lost a peer of another node too)
-    if (table >= 0 and end >= 0 and len(SAFELAUNCH_FAILED_ROW.findall(text, table, end)) == 1
-            and SAFELAUNCH_OK_ROW.search(text, table, end)):
+    if _only_root_row_failed(text, row):
         report.facts.add(Fact.NO_OTHER_FAILURES)
     return True
+
+
+def _only_root_row_failed(text: str, row: re.Match[str]) -> bool:
+    """safelaunch's table around its root-cause ``row`` has no other failed rank, and one
+    that ended well (not only ranks safelaunch stopped after the root: those may have lost a
+    peer of another node too)."""
+    table = text.rfind(SAFELAUNCH_TABLE, max(0, row.start() - TABLE_CHARS), row.start())
+    end = text.find(SAFELAUNCH_TABLE_END, row.end(), row.end() + TABLE_CHARS)
+    return (table >= 0 and end >= 0 and len(SAFELAUNCH_FAILED_ROW.findall(text, table, end)) == 1
+            and SAFELAUNCH_OK_ROW.search(text, table, end) is not None)
 
 
 def _child_failed_block(text: str, report: Report) -> bool:

@@ -8,7 +8,10 @@ for a partner that never comes (the text-log twin of the flight recorder's desyn
 communicator is only known by its size here (its address differs in each process): a size is
 read only where no more members than that printed lines for it (an excerpt may show fewer)
 and no process holds two communicators of that size on one GPU, so two groups of one size
-(tensor and data parallel of 2 in a 4-rank job) are not compared with each other."""
+(tensor and data parallel of 2 in a 4-rank job) are not compared with each other.
+
+ProcessGroupNCCL's watchdog says the same of its own timeouts (``watchdog_desyncs``): ranks of
+one process group that timed out at one sequence number in different collectives."""
 
 from __future__ import annotations
 

@@ -4836,13 +4836,6 @@ def test_a_type_error_of_the_function_spawn_ran_is_not_its_arguments():
     # nn.DataParallel takes none of DDP's arguments, whatever the torch
     ("TypeError: DataParallel.__init__() got an unexpected keyword argument "
      "'find_unused_parameters'", "python-exception"),
-])
-def test_ddps_later_arguments_on_an_older_torch(line, rule_id):
-    result = diagnose(from_text(TRACE + line + "\n", "case.log"))
-    assert result.findings[0].id == rule_id, result.findings
-
-
-@pytest.mark.parametrize(("line", "rule_id"), [
     # torch 1.x-2.0's words for a root outside the subgroup
     ("RuntimeError: The global rank 3 is not part of the group <torch.distributed."
      "ProcessGroupNCCL object at 0x7f2c>", "collective-root-not-in-group"),
@@ -4856,6 +4849,8 @@ def test_ddps_later_arguments_on_an_older_torch(line, rule_id):
      "`lightning.pytorch` Trainer. Please switch to a single import style.",
      "lightning-package-mix"),
 ])
-def test_other_wordings_of_this_rounds_rules(line, rule_id):
+def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
+    """DDP's later arguments on an older torch, and the wordings of other releases and
+    integrations of rules whose CASES hold one."""
     result = diagnose(from_text(TRACE + line + "\n", "case.log"))
     assert result.findings[0].id == rule_id, result.findings
