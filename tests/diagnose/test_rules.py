@@ -2256,6 +2256,37 @@ CASES: dict[str, tuple[str, str]] = {
         "/opt/conda/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: "
         "None of the inputs have requires_grad=True. Gradients will be None\n"
         "step 10 loss 0.31\nstep 20 loss 0.29\n"),
+    "nccl-link-local-address": (
+        "node-0:11172:11249 [3] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to "
+        "fe80::20d:3aff:fef7:74b3%enP7906s1<51577> failed : Software caused connection abort\n"
+        "node-0:11172:11249 [3] NCCL INFO misc/socket.cc:567 -> 2\n",
+        "node-0:11172:11172 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.4<0> "
+        "[1]enP7906s1:fe80::20d:3aff:fef7:74b3%enP7906s1<0>\n"
+        "node-0:11172:11249 [0] NCCL INFO comm 0x5 rank 0 nranks 16 - Init COMPLETE\n"),
+    "script-fixed-world-size": (
+        TRACE.replace("train.py", "train_gpt.py") + "    assert world_size == 8 # this code is "
+        "designed for 8xH100\n           ^^^^^^^^^^^^^^^\nAssertionError\n",
+        "world_size = int(os.environ['WORLD_SIZE'])\nassert world_size == 8  # checked at start\n"
+        "step 0/1750 val_loss:10.8258 train_time:0ms\n"),
+    "ub-multicast-unsupported": (
+        "[rank0]: AssertionError: CUDA device, driver and/or toolkit version does not support "
+        "comm+GEMM overlap with CUDA Multicast. Launch app with UB_SKIPMC=1 to try CUDA IPC "
+        "instead.\n",
+        "[rank0]: UB_SKIPMC=1 set: comm+GEMM overlap uses CUDA IPC\n"),
+    "accelerate-prepare-order": (
+        TRACE + "    for x, y in dl:\nTypeError: 'AcceleratedOptimizer' object is not iterable\n",
+        "optimizer: AcceleratedOptimizer(SGD) lr=0.1\nepoch 0 loss 0.31\n"),
+    "vllm-workers-stuck": (
+        ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
+         "shared memory broadcast block found in 60 seconds. This typically happens when some "
+         "processes are hanging or doing some time-consuming work (e.g. compilation).\n") * 3
+        + "(EngineCore_DP0 pid=812) ERROR 05-01 10:05:02 [core.py:710] TimeoutError: RPC call "
+        "to execute_model timed out.\n",
+        "(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
+        "shared memory broadcast block found in 60 seconds. This typically happens when some "
+        "processes are hanging or doing some time-consuming work (e.g. compilation).\n"
+        "(EngineCore_DP0 pid=812) INFO 05-01 10:01:40 [core.py:210] init engine (profile, "
+        "create kv cache, warmup model) took 124.16 seconds\n"),
     "nccl-connect-refused": (
         "worker-0:16:63 [0] NCCL INFO Call to connect returned Connection refused, retrying\n"
         * 6 + "worker-0:16:63 [0] misc/socket.cc:484 NCCL WARN socketPollConnect: connect to "
