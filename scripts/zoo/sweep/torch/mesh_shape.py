@@ -1,0 +1,12 @@
+"""a 2x2 dp x tp mesh on a 2-process job."""
+
+import torch.distributed as dist
+from torch.distributed.device_mesh import init_device_mesh
+
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+world = dist.get_world_size()
+
+
+mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+print(mesh)
