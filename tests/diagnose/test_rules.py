@@ -2276,6 +2276,46 @@ CASES: dict[str, tuple[str, str]] = {
     "accelerate-prepare-order": (
         TRACE + "    for x, y in dl:\nTypeError: 'AcceleratedOptimizer' object is not iterable\n",
         "optimizer: AcceleratedOptimizer(SGD) lr=0.1\nepoch 0 loss 0.31\n"),
+    "horovod-not-built": (
+        TRACE + "    import horovod.torch as hvd\nImportError: Extension horovod.torch has not been "
+        "built.  If this is not expected, reinstall Horovod with HOROVOD_WITH_PYTORCH=1 to debug "
+        "the build error.\n",
+        "[1,0]<stdout>:Horovod extension horovod.torch loaded (built with PyTorch 2.4)\n"),
+    "nccl-message-truncated": (
+        "node-1:342239:342260 [0] transport/net_socket.cc:424 NCCL WARN NET/Socket : peer "
+        "192.168.161.30<59210> message truncated : receiving 1048576 bytes instead of 65536\n"
+        "node-1:342239:342260 [0] NCCL INFO proxy.cc:494 -> 3\n",
+        "node-1:342239:342260 [0] NCCL INFO NET/Socket : receiving 1048576 bytes in chunks of "
+        "65536\n"),
+    "nccl-cuda-unsupported": (
+        "node-1:812:812 [0] init.cc:416 NCCL WARN Cuda failure 'operation not supported'\n"
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3356, unhandled "
+        "cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n",
+        "node-1:812:812 [0] NCCL INFO cuMem support: operation not supported on this device, "
+        "using cudaMalloc\nnode-1:812:812 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init "
+        "COMPLETE\n"),
+    "nccl-net-not-found": (
+        "node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\nnode1:1234:1234 [0] "
+        "init.cc:195 NCCL WARN Error: network IB not found.\n",
+        "node1:1234:1234 [0] NCCL INFO NET/IB : No device found.\nnode1:1234:1234 [0] NCCL INFO "
+        "NET/Socket : Using [0]eth0:10.0.0.2<0>\nnode1:1234:1234 [0] NCCL INFO Using network "
+        "Socket\n"),
+    "ray-cluster-not-found": (
+        TRACE + "    ray.init(address='auto')\nConnectionError: Could not find any running Ray "
+        "instance. Please specify the one to connect to by setting `--address` flag or "
+        "`RAY_ADDRESS` environment variable.\n",
+        "2024-05-01 10:00:00,123 INFO worker.py:1749 -- Started a local Ray instance. View the "
+        "dashboard at 127.0.0.1:8265\n"),
+    "cuda-init-unknown-error": (
+        "/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+        "initialization: CUDA unknown error - this may be due to an incorrectly set up "
+        "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. "
+        "Setting the available devices to be zero.\n" + TRACE
+        + "    torch.cuda.set_device(local_rank)\nRuntimeError: No CUDA GPUs are available\n",
+        "/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:138: UserWarning: CUDA "
+        "initialization: CUDA unknown error - this may be due to an incorrectly set up "
+        "environment. Setting the available devices to be zero.\nrunning on cpu\n"
+        "epoch 0 loss 0.31\nTraining complete.\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -4885,3 +4925,32 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
     integrations of rules whose CASES hold one."""
     result = diagnose(from_text(TRACE + line + "\n", "case.log"))
     assert result.findings[0].id == rule_id, result.findings
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # NCCL < 2.12's socket.h wording of a failed connect
+    ("node1:1234:1300 [0] include/socket.h:409 NCCL WARN Net : Connect to 172.17.0.2<36849> "
+     "failed : No route to host\nnode1:1234:1300 [0] NCCL INFO bootstrap.cc:52 -> 2\n",
+     "nccl-network"),
+    # the proxy's connect to a peer, raised through torch and in the proxy service's words
+    ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, internal "
+     "error - please report this issue to the NCCL developers, NCCL version 2.19.3\n"
+     "ncclInternalError: Internal check failed.\nLast error:\nProxy Call to rank 1 failed "
+     "(Connect)\n", "nccl-network"),
+    ("node:922:1158 [3] proxy.cc:1519 NCCL WARN [Proxy Service 11] Failed to execute operation "
+     "Connect from rank 11, retcode 2\n", "nccl-network"),
+    # Horovod after another rank raised: a witness, not the cause
+    ("horovod.common.exceptions.HorovodInternalError: Horovod has been shut down. This was "
+     "caused by an exception on one of the ranks or an attempt to allreduce, allgather or "
+     "broadcast a tensor after one of the ranks finished execution.\n", "peer-died-silently"),
+    ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, invalid "
+     "usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.20.5\nncclInvalidUsage: This "
+     "usually reflects invalid usage of NCCL library.\nLast error:\nNET/Socket : peer "
+     "10.0.0.2<52211> message truncated : receiving 524288 bytes instead of 65536.\n",
+     "nccl-message-truncated"),
+    ("ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\n"
+     "Error: network IB not found.\n", "nccl-net-not-found"),
+])
+def test_common_messages_of_many_threads(text, rule_id):
+    """Messages that many public threads show, each with the cause its threads settle."""
+    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
