@@ -4950,6 +4950,10 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
      "nccl-message-truncated"),
     ("ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\n"
      "Error: network IB not found.\n", "nccl-net-not-found"),
+    # torch 2.15's default NCCL backend on a machine without a GPU (distributed_c10d.py)
+    ("  File \"torch/distributed/distributed_c10d.py\", line 833, in _nccl2_device\n"
+     "    raise RuntimeError(\"nccl2 requires at least one CUDA device\")\n"
+     "RuntimeError: nccl2 requires at least one CUDA device\n", "torch-without-cuda"),
 ])
 def test_common_messages_of_many_threads(text, rule_id):
     """Messages that many public threads show, each with the cause its threads settle."""
