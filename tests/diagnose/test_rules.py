@@ -2316,6 +2316,58 @@ CASES: dict[str, tuple[str, str]] = {
         "initialization: CUDA unknown error - this may be due to an incorrectly set up "
         "environment. Setting the available devices to be zero.\nrunning on cpu\n"
         "epoch 0 loss 0.31\nTraining complete.\n"),
+    "xformers-operator-missing": (
+        TRACE + "    out = xops.memory_efficient_attention(q, k, v)\nNotImplementedError: No "
+        "operator found for `memory_efficient_attention_forward` with inputs:\n     query       "
+        ": shape=(1, 4096, 8, 40) (torch.float16)\n",
+        "xformers memory_efficient_attention_forward: using cutlassF (no operator found for "
+        "flash on sm_75)\nstep 10 loss 0.31\n"),
+    "mkl-ijit-symbol": (
+        TRACE + "    import torch\nImportError: /opt/conda/lib/python3.10/site-packages/torch/lib/"
+        "libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent\n",
+        "mkl 2024.0 pinned: iJIT_NotifyEvent is exported by libittnotify\n"),
+    "openmp-duplicate-runtime": (
+        "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already "
+        "initialized.\nOMP: Hint This means that multiple copies of the OpenMP runtime have "
+        "been linked into the program.\n",
+        "OMP: Info #276: omp_set_nested routine deprecated, please use omp_set_max_active_levels "
+        "instead.\nstep 10 loss 0.31\n"),
+    "windows-torch-dll-missing": (
+        TRACE + "    import torch\nOSError: [WinError 126] The specified module could not be "
+        "found. Error loading \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" "
+        "or one of its dependencies.\n",
+        "Loaded \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\fbgemm.dll\" and its "
+        "dependencies\n"),
+    "nvidia-driver-not-loaded": (
+        "$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
+        "driver. Make sure that the latest NVIDIA driver is installed and running.\n",
+        "$ nvidia-smi\nNVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4\n"),
+    "mpi-srun-without-pmi": (
+        "The application appears to have been direct launched using \"srun\",\nbut OMPI was not "
+        "built with SLURM's PMI support and therefore cannot\nexecute.\n*** An error occurred "
+        "in MPI_Init_thread\n",
+        "srun: launching with --mpi=pmix; OMPI built with SLURM's PMIx support\n"),
+    "mpirun-as-root": (
+        "mpirun has detected an attempt to run as root.\n\nRunning as root is *strongly* "
+        "discouraged as any mistake (e.g., in\ndefining TMPDIR) or bug can result in "
+        "catastrophic damage to the OS\n",
+        "mpirun --allow-run-as-root -np 2 python train.py\nstep 10 loss 0.31\n"),
+    "container-image-has-driver-libs": (
+        "docker: Error response from daemon: failed to create shim task: OCI runtime create "
+        "failed: runc create failed: unable to start container process: error during container "
+        "init: error running hook #0: error running hook: exit status 1, stdout: , stderr: "
+        "Auto-detected mode as 'legacy'\nnvidia-container-cli: mount error: file creation "
+        "failed: /var/lib/docker/overlay2/abc/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: "
+        "file exists: unknown.\n",
+        "nvidia-container-cli: mounted /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 (file exists "
+        "on host)\n"),
+    "slurm-step-waits": (
+        "srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are "
+        "busy)\n" + "srun: Job 9479148 step creation still disabled, retrying (Requested nodes "
+        "are busy)\n" * 3 + "slurmstepd: error: *** JOB 9479148 ON node07 CANCELLED AT "
+        "2024-03-01T12:00:00 DUE TO TIME LIMIT ***\n",
+        "srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are "
+        "busy)\nsrun: Step created for job 9479148\nstep 10 loss 0.31\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -4950,6 +5002,27 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
      "nccl-message-truncated"),
     ("ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\n"
      "Error: network IB not found.\n", "nccl-net-not-found"),
+    # environment messages of many threads, in the wordings those threads show
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.1.0+cu121)\n" + TRACE
+     + "NotImplementedError: No operator found for `memory_efficient_attention_forward` with "
+     "inputs:\n", "xformers-torch-mismatch"),
+    ("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n\nnvrtc "
+     "compilation failed:\n", "no-kernel-image"),
+    (TRACE + "ImportError: This modeling file requires the following packages that were not "
+     "found in your environment: flash_attn. Run `pip install flash_attn`\n",
+     "flash-attn-not-installed"),
+    (TRACE + "    model.to('xpu')\nRuntimeError: PyTorch is not linked with support for xpu "
+     "devices\n", "torch-without-xpu"),
+    ("  File \"/usr/lib/python3/dist-packages/filelock/_unix.py\", line 39, in _acquire\n"
+     "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 38] Function not "
+     "implemented\n", "filesystem-no-locks"),
+    (TRACE + "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does "
+     "not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled "
+     "with Cuda 12.1.\n", "cuda-toolkit-mismatch"),
+    ("(scheduler +17s) Warning: The following resource request cannot be scheduled right now: "
+     "{'GPU': 1.0, 'CPU': 1.0}. This is likely due to all cluster resources being claimed by "
+     "actors.\n" * 3, "ray-not-enough-gpus"),
     # torch 2.15's default NCCL backend on a machine without a GPU (distributed_c10d.py)
     ("  File \"torch/distributed/distributed_c10d.py\", line 833, in _nccl2_device\n"
      "    raise RuntimeError(\"nccl2 requires at least one CUDA device\")\n"
