@@ -2368,6 +2368,57 @@ CASES: dict[str, tuple[str, str]] = {
         "2024-03-01T12:00:00 DUE TO TIME LIMIT ***\n",
         "srun: Job 9479148 step creation temporarily disabled, retrying (Requested nodes are "
         "busy)\nsrun: Step created for job 9479148\nstep 10 loss 0.31\n"),
+    "apex-wrong-package": (
+        TRACE + "    from pyramid.session import UnencryptedCookieSessionFactoryConfig\nImportError: "
+        "cannot import name 'UnencryptedCookieSessionFactoryConfig' from 'pyramid.session' "
+        "(unknown location)\n",
+        "pyramid.session: UnencryptedCookieSessionFactoryConfig was removed in Pyramid 2.0\n"),
+    "offloaded-model-moved": (
+        TRACE + "    model.to(device)\nRuntimeError: You can't move a model that has some modules "
+        "offloaded to cpu or disk.\n",
+        "Some parameters are on the meta device because they were offloaded to the cpu.\n"
+        "step 10 loss 0.31\n"),
+    "zero3-prefetch-trace": (
+        TRACE + "    raise RuntimeError(f\"still have inflight params \"\nRuntimeError: still have "
+        "inflight params [{'id': 3, 'status': 'AVAILABLE', 'numel': 4096}]\n",
+        "[INFO] [partitioned_param_coordinator.py:120] 3 inflight params after the step\n"),
+    "vllm-prompt-too-long": (
+        TRACE + "ValueError: The decoder prompt (length 9000) is longer than the maximum model "
+        "length of 8192. Make sure that `max_model_len` is no smaller than the number of text "
+        "tokens.\n",
+        "INFO 05-01 10:00:00 config.py:1000] maximum model length of 8192 set by max_model_len\n"),
+    "vllm-lora-rank-too-big": (
+        TRACE + "ValueError: LoRA rank 64 is greater than max_lora_rank 16.\n",
+        "INFO 05-01 10:00:00 LoRA rank 8 of adapter sql-lora fits max_lora_rank 16\n"),
+    "trl-vllm-device-taken": (
+        TRACE + "ValueError: The requested device for vllm (cuda:8) is not available. You are "
+        "likely using vLLM without restricting the number of GPUs for training.\n",
+        "INFO: the requested device for vllm (cuda:7) is free; colocating vLLM there\n"),
+    "verl-batch-not-divisible": (
+        TRACE + "    assert len(self) % chunks == 0, f'only support equal chunk. Got size of "
+        "DataProto {len(self)} and chunk {chunks}.'\nAssertionError: only support equal chunk. "
+        "Got size of DataProto 2 and chunk 4.\n",
+        "(TaskRunner pid=812) train batch of DataProto 512 split in 8 equal chunks\n"),
+    "tensorrt-engine-version": (
+        "[TensorRT-LLM][ERROR] 1: [runtime.cpp::parsePlan::314] Error Code 1: Serialization "
+        "(Serialization assertion plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.)\n"
+        "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda "
+        "engine. (tensorrt_llm/runtime/tllmRuntime.cpp:72)\n",
+        "[TensorRT-LLM][INFO] Deserializing cuda engine: rank0.engine (1.2 GiB)\n"),
+    "peft-target-modules-missing": (
+        TRACE + "ValueError: Target modules ['q_proj', 'v_proj'] not found in the base model. "
+        "Please check the target modules and try again.\n",
+        "trainable params: 4,194,304 || target modules q_proj, v_proj found in the base model\n"),
+    "unsloth-needs-gpu": (
+        TRACE + "    from unsloth import FastLanguageModel\nNotImplementedError: Unsloth: No "
+        "NVIDIA GPU found? Unsloth currently only supports GPUs!\n",
+        "==((====))==  Unsloth 2025.1.5: Fast Llama patching. Transformers: 4.48.0.\n"
+        "   \\\\   /|    GPU: NVIDIA A100. Max memory: 39.5 GB.\n"),
+    "integer-tensor-requires-grad": (
+        TRACE + "    model = FSDP(model, use_orig_params=True)\nRuntimeError: only Tensors of "
+        "floating point dtype can require gradients\n",
+        "quantized weights stored as bfloat16 (bnb_4bit_quant_storage): they can require "
+        "gradients\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5023,6 +5074,24 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
     ("(scheduler +17s) Warning: The following resource request cannot be scheduled right now: "
      "{'GPU': 1.0, 'CPU': 1.0}. This is likely due to all cluster resources being claimed by "
      "actors.\n" * 3, "ray-not-enough-gpus"),
+    # framework messages of many threads, in the wordings those threads show
+    (TRACE + "ImportError: Using `low_cpu_mem_usage=True` or a `device_map` requires "
+     "Accelerate: `pip install 'accelerate>=0.26.0'`\n", "transformers-needs-accelerate"),
+    (TRACE + "ImportError: DeepSpeed is not available => install it using `pip3 install "
+     "deepspeed` or build it from source\n", "package-not-installed"),
+    ("pytorch_lightning.utilities.exceptions.MisconfigurationException: "
+     "ModelCheckpoint(monitor='val_loss') not found in the returned metrics: ['train_loss']. "
+     "HINT: Did you call self.log('val_loss', tensor) in the LightningModule?\n",
+     "lightning-monitor-key-missing"),
+    (TRACE + "ValueError: Please launch distributed training with `llamafactory-cli` or "
+     "`torchrun`.\n", "not-launched"),
+    (TRACE + "    param_in_trace = self.__param_queue.popleft()\nIndexError: pop from an empty "
+     "deque\n", "zero3-prefetch-trace"),
+    (TRACE + "ValueError: `.to` is not supported for `4-bit` or `8-bit` bitsandbytes models. "
+     "Please use the model as it is.\n", "offloaded-model-moved"),
+    ("[rank7]:   File \"torch/distributed/checkpoint/state_dict_loader.py\", line 250, in "
+     "local_step\n[rank7]:     assert metadata is not None\n[rank7]: AssertionError\n",
+     "sharded-checkpoint-not-shared"),
     # torch 2.15's default NCCL backend on a machine without a GPU (distributed_c10d.py)
     ("  File \"torch/distributed/distributed_c10d.py\", line 833, in _nccl2_device\n"
      "    raise RuntimeError(\"nccl2 requires at least one CUDA device\")\n"
