@@ -5,8 +5,10 @@ launcher format, and the diagnoses given to healthy runs (there must be none).
 
 Reads ``tests/fixtures/zoo`` (recorded by ``record.py``; ``built/`` holds the logs made from
 torch's and NCCL's message formats for failures that need a GPU or a fabric; ``sweep/`` the
-users' mistakes with torch.distributed, Lightning, accelerate and transformers, each caused
-once on 2 CPU ranks under torchrun, paths made neutral).
+users' mistakes with torch.distributed, Lightning, accelerate and transformers, ``ecosystem/``
+those with the libraries run on top of them (peft, trl, datasets, torchmetrics, timm,
+safetensors, webdataset, torchdata), each caused once on 2 CPU ranks under torchrun, paths made
+neutral).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ ZOO = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "zoo"
 def expectations() -> dict[str, str | None]:
     """``launcher/case`` (or ``case``) -> the rule that must come first (None: no diagnosis)."""
     table = dict(yaml.safe_load((ZOO / "expected.yaml").read_text()))
-    for folder in ("built", "sweep"):
+    for folder in ("built", "sweep", "ecosystem"):
         cases = yaml.safe_load((ZOO / folder / "expected.yaml").read_text())
         table.update({f"{folder}/{case}": rule for case, rule in cases.items()})
     return table

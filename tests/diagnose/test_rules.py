@@ -2419,6 +2419,66 @@ CASES: dict[str, tuple[str, str]] = {
         "floating point dtype can require gradients\n",
         "quantized weights stored as bfloat16 (bnb_4bit_quant_storage): they can require "
         "gradients\n"),
+    "peft-adapter-not-found": (
+        TRACE + "ValueError: Can't find 'adapter_config.json' at 'out/adapter'\n",
+        "adapter_config.json found at 'out/adapter'; loading adapter weights\n"),
+    "vocab-size-mismatch": (
+        TRACE + "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n\tsize mismatch for base_model.model.model.embed_tokens.weight: copying a param with shape torch.Size([32001, 4096]) from checkpoint, the shape in current model is torch.Size([32000, 4096]).\n",
+        "resized embed_tokens.weight from torch.Size([32000, 4096]) to torch.Size([32001, 4096])\n"),
+    "trl-reward-function-signature": (
+        TRACE + "TypeError: reward_len() got an unexpected keyword argument 'prompts'\n",
+        "reward_len(prompts, completions, **kwargs) -> 8 rewards\n"),
+    "chat-template-missing": (
+        TRACE + "ValueError: Cannot use chat template functions because tokenizer.chat_template is not set and no template argument was passed!\n",
+        "tokenizer.chat_template is set (ChatML); formatting 1000 conversations\n"),
+    "chat-template-not-trainable": (
+        TRACE + "ValueError: The chat template is not training-compatible (missing prefix-preservation or `{% generation %}` markers) and patching is not supported for this template.\n",
+        "chat template has {% generation %} markers; assistant_only_loss enabled\n"),
+    "torchmetrics-task-required": (
+        TRACE + "TypeError: Accuracy.__new__() missing 1 required positional argument: 'task'\n",
+        "Accuracy(task='multiclass', num_classes=10) = 0.91\n"),
+    "torchmetrics-target-classes": (
+        TRACE + "RuntimeError: Detected more unique values in `target` than expected. Expected only 3 but found 4 in `target`.\n",
+        "val/acc 0.88 (3 classes, ignore_index=-100)\n"),
+    "torchmetrics-shape-mismatch": (
+        TRACE + "RuntimeError: Predictions and targets are expected to have the same shape, but got torch.Size([8, 1]) and torch.Size([8]).\n",
+        "predictions and targets have the same shape: torch.Size([8])\n"),
+    "datasets-map-length-mismatch": (
+        TRACE + "pyarrow.lib.ArrowInvalid: Column 1 named chunk expected length 10 but got length 15\n",
+        "Map (num_proc=4): 100%|##########| 1000/1000 [00:01<00:00, 812.3 examples/s]\n"),
+    "datasets-features-unaligned": (
+        TRACE + "ValueError: The features can't be aligned because the key label of features {'text': Value('string'), 'label': Value('string')} has unexpected type - Value('string') (expected either Value('int64') or Value(\"null\").\n",
+        "concatenated 2 datasets: features aligned (text: string, label: int64)\n"),
+    "safetensors-noncontiguous": (
+        TRACE + "ValueError: You are trying to save a non contiguous tensor: `proj.weight` which is not allowed.\n",
+        "saved 12 contiguous tensors to model.safetensors\n"),
+    "safetensors-not-a-tensor": (
+        TRACE + "ValueError: Key `step` is invalid, expected torch.Tensor but received <class 'int'>\n",
+        "saved step 100 to trainer_state.json and weights to model.safetensors\n"),
+    "timm-unknown-model": (
+        TRACE + "RuntimeError: Unknown model (vit_base_patch16)\n",
+        "Model vit_base_patch16_224 created, param count: 86567656\n"),
+    "timm-scheduler-step-epoch": (
+        TRACE + "TypeError: Scheduler.step() missing 1 required positional argument: 'epoch'\n",
+        "Scheduler.step(epoch=3): lr 0.00098\n"),
+    "mixup-odd-batch": (
+        TRACE + "AssertionError: Batch size should be even when using this\n",
+        "Mixup active: batch size 64 (even)\n"),
+    "webdataset-fewer-shards": (
+        TRACE + "ValueError: No samples found in dataset; perhaps you have fewer shards than workers.\n",
+        "webdataset: 64 shards for 2 ranks x 8 workers\n"),
+    "trl-reward-model-labels": (
+        TRACE + "ValueError: The model has `num_labels=2`, but reward models require `num_labels=1` to output a single scalar reward per sequence.\n",
+        "reward model built with num_labels=1\n"),
+    "datasetdict-without-split": (
+        TRACE + "KeyError: \"Invalid key: 0. Please first select a split. For example: `my_dataset_dictionary['train'][0]`. Available splits: ['test', 'train']\"\n",
+        "DatasetDict({train: Dataset(num_rows: 1000), test: Dataset(num_rows: 100)})\n"),
+    "image-folder-empty": (
+        TRACE + "RuntimeError: Found 0 images in subfolders of imgs/train. Supported image extensions are .png, .jpg, .jpeg\n",
+        "Found 1281167 images in 1000 classes under imgs/train\n"),
+    "stateful-dataloader-workers-changed": (
+        TRACE + "AssertionError: State doesn't contain key '_snapshot' expected for multiprocess dataloader\n",
+        "resumed StatefulDataLoader state (num_workers=4, _snapshot restored)\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -2828,7 +2888,7 @@ def test_glog_prefixed_traceback_is_read():
     "date ***\n",
     "worker 3 exited with status 2\n",
     # a module's class without Error in its name, a socket's lowercase ones, Ray's wrapper
-    "pyarrow.lib.ArrowInvalid: Column 1 named widget expected length 5 but got length 3\n",
+    "pyarrow.lib.ArrowTypeError: Expected bytes, got a 'int' object\n",
     "torch._dynamo.exc.Unsupported: call_function UserDefinedObjectVariable(widget)\n",
     "socket.timeout: timed out\n",
     "ray.exceptions.RayTaskError(WidgetError): ray::Widget.frob() (pid=81, ip=10.0.0.3)\n",
