@@ -47,6 +47,7 @@ class Fact(str, Enum):
     LAUNCHER_DIED = "launcher_died"
     ROOT_RAISED = "root_raised"
     NO_OTHER_FAILURES = "no_other_failures"
+    SRUN_ENDED_STEP = "srun_ended_step"
 
     __hash__ = str.__hash__  # a plain "hang" finds its member in a set
 

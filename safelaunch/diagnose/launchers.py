@@ -117,6 +117,10 @@ OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
 memory accounting killing a step over its ``--mem``; not Slurm 15-17's "Exceeded step memory
 limit at some point", its note on a step whose cgroup touched the limit, killed or not (each
 begins with literal text: a 100 MB log is searched at memchr speed)."""
+SRUN_ENDED_STEP = re.compile(r"srun: (?:launch/slurm: _step_signal: )?Terminating StepId=\d")
+"""srun ending its own step (``_step_signal``) because a task failed (``--kill-on-bad-exit``,
+the default of most sites): the step's ``CANCELLED`` line that follows is srun's doing, not
+a cancel from outside."""
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 CALLED_PROCESS = re.compile(r"CalledProcessError: Command '[^\n]{1,3000}?' (?:died with "
                             r"<Signals\.(SIG[A-Z0-9]{1,12}): \d{1,3}>"
@@ -659,6 +663,8 @@ def root_cause(text: str) -> Report:
             break
     if any(record.search(text) for record in OOM_RECORD):
         report.facts.add(Fact.OOM_RECORD)
+    if SRUN_ENDED_STEP.search(text):
+        report.facts.add(Fact.SRUN_ENDED_STEP)
     return _failed(report)
 
 

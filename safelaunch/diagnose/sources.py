@@ -388,6 +388,7 @@ def _exit_fact(logs: LogSet) -> None:
 TEXT_FACT_EVIDENCE = {
     Fact.SIGKILL_NOT_OOM: "the summary says: no OOM record in the kernel log or the cgroup",
     Fact.OOM_RECORD: "the log quotes the kernel's or the cgroup's OOM record (an OOM kill)",
+    Fact.SRUN_ENDED_STEP: "srun ended the step itself after a task failed (Terminating StepId)",
     Fact.NO_OTHER_FAILURES: "the launcher's report: no rank of this node failed but the root "
                             "cause (torchrun's Failures: <NO_OTHER_FAILURES>, safelaunch's "
                             "summary table)",

@@ -2479,6 +2479,29 @@ CASES: dict[str, tuple[str, str]] = {
     "stateful-dataloader-workers-changed": (
         TRACE + "AssertionError: State doesn't contain key '_snapshot' expected for multiprocess dataloader\n",
         "resumed StatefulDataLoader state (num_workers=4, _snapshot restored)\n"),
+    "slurm-submission-refused": (
+        "sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or "
+        "exceeds some limit)\n",
+        "sbatch: Submitted batch job 812 (partition gpu, qos normal, time limit 2-00:00:00)\n"),
+    "slurm-not-a-batch-script": (
+        "sbatch: error: This does not look like a batch script.  The first\nsbatch: error: line "
+        "must start with #! followed by the path to an interpreter.\n",
+        "#!/bin/bash\n#SBATCH --nodes=2\nSubmitted batch job 812\n"),
+    "ray-version-mismatch": (
+        TRACE + "    ray.init(address=\"auto\")\nRuntimeError: Version mismatch: The cluster was "
+        "started with:\n    Ray: 2.12.0\n    Python: 3.11.11\nThis process on node 10.0.0.2 was "
+        "started with:\n    Ray: 2.42.0\n",
+        "Connected to Ray cluster (Ray 2.42.0, Python 3.11.11): no version mismatch\n"),
+    "ray-object-store-full": (
+        TRACE + "ray.exceptions.ObjectStoreFullError: Failed to put object "
+        "ffffffffffffffffffffffff0f00000003000000 in object store because it is full. Object "
+        "size is 516884584 bytes.\n",
+        "(raylet) Spilled 2048 MiB, 12 objects, write throughput 800 MiB/s (object store was "
+        "full)\n"),
+    "mpirun-cannot-reach-nodes": (
+        "----\nmpirun was unable to launch the specified application as it could not access\n"
+        "or execute an executable:\n\nExecutable: python\nNode: node2\n",
+        "mpirun: launched the specified application on 2 nodes (python found on node2)\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5152,6 +5175,24 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
     ("[rank7]:   File \"torch/distributed/checkpoint/state_dict_loader.py\", line 250, in "
      "local_step\n[rank7]:     assert metadata is not None\n[rank7]: AssertionError\n",
      "sharded-checkpoint-not-shared"),
+    # launcher and scheduler messages of many threads
+    ("pdsh@node-0: node-1: ssh exited with exit code 255\n", "deepspeed-hostfile-ssh"),
+    ("subprocess.CalledProcessError: Command '['ssh worker-0 hostname -I']' returned non-zero "
+     "exit status 255.\n", "deepspeed-hostfile-ssh"),
+    (TRACE + "ValueError: The config file at /root/.cache/huggingface/accelerate/"
+     "default_config.yaml had unknown keys (['downcast_bf16']), please try upgrading your "
+     "`accelerate` version\n", "accelerate-launch-config-invalid"),
+    (TRACE + "RuntimeError: could not connect to some hosts via ssh\n",
+     "mpirun-cannot-reach-nodes"),
+    ("The value of the MCA parameter \"plm_rsh_agent\" was set to a path\nthat could not be "
+     "found:\n\n  plm_rsh_agent: ssh : rsh\n", "mpirun-cannot-reach-nodes"),
+    # srun ending its step after a task failed: the task's failure, not a cancel from outside
+    ("Traceback (most recent call last):\n  File \"run.py\", line 8, in <module>\n"
+     "torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"
+     "srun: error: node-1: task 1: Exited with exit code 1\nsrun: Terminating StepId=2194.1\n"
+     "slurmstepd: error: *** STEP 2194.1 ON node-1 CANCELLED AT 2024-01-05T14:27:50 ***\n"
+     "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting "
+     "down workers\n", "rendezvous-closed"),
     # torch 2.15's default NCCL backend on a machine without a GPU (distributed_c10d.py)
     ("  File \"torch/distributed/distributed_c10d.py\", line 833, in _nccl2_device\n"
      "    raise RuntimeError(\"nccl2 requires at least one CUDA device\")\n"
@@ -5160,3 +5201,14 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
 def test_common_messages_of_many_threads(text, rule_id):
     """Messages that many public threads show, each with the cause its threads settle."""
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
+
+
+def test_a_step_srun_ended_is_no_cancel_from_outside():
+    """srun stops the other tasks of its step when one fails (Terminating StepId): the step's
+    CANCELLED line is srun's doing; without srun's line it is a cancel from outside."""
+    cancelled = ("slurmstepd: error: *** STEP 1234.0 ON node042 CANCELLED AT "
+                 "2024-03-01T10:00:00 ***\n")
+    by_srun = ("srun: error: node042: task 0: Exited with exit code 1\n"
+               "srun: launch/slurm: _step_signal: Terminating StepId=1234.0\n" + cancelled)
+    assert diagnose(from_text(by_srun, "case.log")).findings[0].id == "nonzero-exit"
+    assert diagnose(from_text(cancelled, "case.log")).findings[0].id == "slurm-cancelled"
