@@ -2340,7 +2340,8 @@ CASES: dict[str, tuple[str, str]] = {
         "dependencies\n"),
     "nvidia-driver-not-loaded": (
         "$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA "
-        "driver. Make sure that the latest NVIDIA driver is installed and running.\n",
+        "driver. Make sure that the latest NVIDIA driver is installed and running.\n" + TRACE
+        + "    torch.cuda.set_device(local_rank)\nRuntimeError: No CUDA GPUs are available\n",
         "$ nvidia-smi\nNVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4\n"),
     "mpi-srun-without-pmi": (
         "The application appears to have been direct launched using \"srun\",\nbut OMPI was not "
@@ -2399,7 +2400,7 @@ CASES: dict[str, tuple[str, str]] = {
         "DataProto {len(self)} and chunk {chunks}.'\nAssertionError: only support equal chunk. "
         "Got size of DataProto 2 and chunk 4.\n",
         "(TaskRunner pid=812) train batch of DataProto 512 split in 8 equal chunks\n"),
-    "tensorrt-engine-version": (
+    "tensorrt-engine-unloadable": (
         "[TensorRT-LLM][ERROR] 1: [runtime.cpp::parsePlan::314] Error Code 1: Serialization "
         "(Serialization assertion plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.)\n"
         "RuntimeError: [TensorRT-LLM][ERROR] Assertion failed: Failed to deserialize cuda "
@@ -2502,6 +2503,10 @@ CASES: dict[str, tuple[str, str]] = {
         "----\nmpirun was unable to launch the specified application as it could not access\n"
         "or execute an executable:\n\nExecutable: python\nNode: node2\n",
         "mpirun: launched the specified application on 2 nodes (python found on node2)\n"),
+    "remote-code-imports-missing": (
+        TRACE + "ImportError: This modeling file requires the following packages that were not "
+        "found in your environment: flash_attn. Run `pip install flash_attn`\n",
+        "modeling file loaded with trust_remote_code: every package it imports was found\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5143,9 +5148,6 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
      "inputs:\n", "xformers-torch-mismatch"),
     ("RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)\n\nnvrtc "
      "compilation failed:\n", "no-kernel-image"),
-    (TRACE + "ImportError: This modeling file requires the following packages that were not "
-     "found in your environment: flash_attn. Run `pip install flash_attn`\n",
-     "flash-attn-not-installed"),
     (TRACE + "    model.to('xpu')\nRuntimeError: PyTorch is not linked with support for xpu "
      "devices\n", "torch-without-xpu"),
     ("  File \"/usr/lib/python3/dist-packages/filelock/_unix.py\", line 39, in _acquire\n"
@@ -5212,3 +5214,43 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
                "srun: launch/slurm: _step_signal: Terminating StepId=1234.0\n" + cancelled)
     assert diagnose(from_text(by_srun, "case.log")).findings[0].id == "nonzero-exit"
     assert diagnose(from_text(cancelled, "case.log")).findings[0].id == "slurm-cancelled"
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # what the review of this round's rules found: a job script's nvidia-smi on a CPU node,
+    # a step created after a wait, a project's own assert, MoE's shared experts, a Hub id
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+     "using gloo on cpu\nepoch 0 loss 0.31\nepoch 1 loss 0.22\nTraining complete.\n", None),
+    ("srun: Job 4242 step creation temporarily disabled, retrying (Requested nodes are busy)\n"
+     "srun: Job 4242 step creation still disabled, retrying (Requested nodes are busy)\n"
+     "srun: Step created for job 4242\nepoch 0 loss 0.31\nslurmstepd: error: *** JOB 4242 ON "
+     "node1 CANCELLED AT 2024-03-01T12:00:00 DUE TO TIME LIMIT ***\n", "slurm-time-limit"),
+    ("  File \"/app/data/shards.py\", line 40, in load\n    assert metadata is not None\n"
+     "AssertionError\n", "failure-shown"),
+    ("RuntimeError: Error(s) in loading state_dict for Qwen2MoeForCausalLM:\n\tsize mismatch "
+     "for model.layers.0.mlp.shared_expert.gate_proj.weight: copying a param with shape "
+     "torch.Size([5632, 2048]) from checkpoint, the shape in current model is "
+     "torch.Size([2816, 2048]).\n", "state-dict-keys"),
+    ("2024-05-01 10:00:00 ncclInvalidUsage: This usually reflects invalid usage of NCCL "
+     "library.\n2024-05-01 10:00:00 Last error:\n2024-05-01 10:00:00 Error: network AWS "
+     "Libfabric not found.\n", "nccl-net-not-found"),
+    ("OMP: Error #15: Initializing libiomp5.dylib, but found libomp.dylib already "
+     "initialized.\nzsh: abort      python train.py\n", "openmp-duplicate-runtime"),
+    ("print('If you see \"OMP: Error #15: Initializing libiomp5.so, but found libiomp5.so "
+     "already initialized\", set KMP_DUPLICATE_LIB_OK')\nepoch 0 loss 0.31\nTraining "
+     "complete.\n", None),
+    (TRACE + "ValueError: The tokenizer's chat template is not training-compatible (missing "
+     "prefix-preservation or `{% generation %}` markers) and patching is not supported.\n",
+     "chat-template-not-trainable"),
+    (TRACE + "RuntimeError: CUDA unknown error - this may be due to an incorrectly set up "
+     "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. "
+     "Setting the available devices to be zero.\n", "cuda-init-unknown-error"),
+    (TRACE + "AttributeError: 'AcceleratedOptimizer' object has no attribute 'train'\n",
+     "python-exception"),
+])
+def test_the_rounds_review(text, rule_id):
+    result = diagnose(from_text(text, "case.log"))
+    if rule_id is None:
+        assert result.status == "no_failure", [f.id for f in result.findings]
+    else:
+        assert result.findings[0].id == rule_id, [f.id for f in result.findings]
