@@ -70,6 +70,8 @@ CUDA_ERRORS = {error.runtime: error for error in (
               "the launch timed out and was terminated", True),
     CudaError("cudaErrorInvalidDevice", "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal",
               True),
+    CudaError("cudaErrorStubLibrary", "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library",
+              True),
     CudaError("cudaErrorSystemDriverMismatch", "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH",
               "system has unsupported display driver / cuda driver combination", True),
 )}

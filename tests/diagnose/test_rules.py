@@ -2507,6 +2507,30 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "ImportError: This modeling file requires the following packages that were not "
         "found in your environment: flash_attn. Run `pip install flash_attn`\n",
         "modeling file loaded with trust_remote_code: every package it imports was found\n"),
+    "nccl-peer-closed": (
+        "node2:1234:1290 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+        "remote peer node1<52402>\nnode2:1234:1290 [3] NCCL INFO misc/socket.cc:750 -> 6\n",
+        "node2:1234:1290 [3] NCCL INFO socketProgress: peer node1<52402> connected\n"),
+    "nccl-host-memory-sharing": (
+        "host:13740:13740 [7] misc/shmutils.cc:132 NCCL WARN Error while attaching to shared "
+        "memory segment /dev/shm/nccl- (size 0), error: No such file or directory (2)\n"
+        "host:13740:13740 [7] NCCL INFO transport/shm.cc:634 -> 2\n",
+        "host:13740:13740 [7] NCCL INFO Channel 00 : 7[7] -> 0[0] via SHM/direct/direct "
+        "(size 0 segments shared through cuMem)\n"),
+    "nccl-sysfs-unreadable": (
+        "DESKTOP:36629:36629 [0] graph/xml.cc:332 NCCL WARN Could not find real path of "
+        "/sys/class/pci_bus/0000:01/../../0000:01:00.0\nDESKTOP:36629:36629 [0] NCCL INFO "
+        "graph/xml.cc:469 -> 2\n",
+        "DESKTOP:36629:36629 [0] NCCL INFO Topology: real path of /sys/class/pci_bus/0000:01 "
+        "found\n"),
+    "nccl-gpus-hidden-per-rank": (
+        "gcn6:1080061:1080359 [0] misc/nvmlwrap.cc:181 NCCL WARN nvmlDeviceGetHandleByPciBusId() "
+        "failed: Not Found\n" * 2,
+        "gcn6:1080061:1080359 [0] NCCL INFO nvmlDeviceGetHandleByPciBusId() found 4 GPUs\n"),
+    "nccl-bootstrap-rank-count": (
+        "node26:67298:67321 [0] bootstrap.cc:190 NCCL WARN Bootstrap Root : mismatch in rank "
+        "count from procs 6 : 3\n",
+        "node26:67298:67321 [0] NCCL INFO Bootstrap Root : rank count 6 from procs 6 : 6\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5247,6 +5271,21 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
      "Setting the available devices to be zero.\n", "cuda-init-unknown-error"),
     (TRACE + "AttributeError: 'AcceleratedOptimizer' object has no attribute 'train'\n",
      "python-exception"),
+    # NCCL and GPU messages of many threads: an application's own Xid, a hardware one
+    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=23911, name=python, Ch 00000008, intr 00000000. MMU "
+     "Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f8d_2a000000.\n", "cuda-illegal-access"),
+    ("NVRM: Xid (PCI:0000:3b:00): 79, pid=23911, GPU has fallen off the bus.\n",
+     "gpu-hardware-error"),
+    (TRACE + "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found\n",
+     "no-nvidia-driver-visible"),
+    ("docker: Error response from daemon: OCI runtime create failed: error running hook #0: "
+     "nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown.\n",
+     "nvidia-driver-not-loaded"),
+    ("ERROR 02-11 14:20:32 engine.py:389] RuntimeError: nrt_tensor_allocate status=4 "
+     "message=\"Allocation Failure\"\n", "accelerator-oom"),
+    ("(train pid=8464) EI0002: [PID: 13075] 2025-06-25-10:45:23.586.187 The wait execution of "
+     "the Notify register times out. Reason: The Notify register has not received the Notify "
+     "record from remote rank\n", "collective-timeout"),
 ])
 def test_the_rounds_review(text, rule_id):
     result = diagnose(from_text(text, "case.log"))
