@@ -2531,6 +2531,36 @@ CASES: dict[str, tuple[str, str]] = {
         "node26:67298:67321 [0] bootstrap.cc:190 NCCL WARN Bootstrap Root : mismatch in rank "
         "count from procs 6 : 3\n",
         "node26:67298:67321 [0] NCCL INFO Bootstrap Root : rank count 6 from procs 6 : 6\n"),
+    "leaf-inplace-requires-grad": (
+        TRACE + "RuntimeError: a leaf Variable that requires grad is being used in an in-place operation.\n",
+        "weights updated in place under torch.no_grad(): leaf variable ok\n"),
+    "inference-tensor-backward": (
+        TRACE + "RuntimeError: Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.\n",
+        "evaluation ran under torch.inference_mode(); 512 inference tensors freed\n"),
+    "half-on-cpu": (
+        TRACE + "RuntimeError: \"addmm_impl_cpu_\" not implemented for 'Half'\n",
+        "addmm_impl_cpu_ in float32 on cpu: 12 ms\n"),
+    "sdpa-flash-backward-gpu": (
+        TRACE + "RuntimeError: Expected is_sm80 || is_sm90 to be true, but got false.  (Could this error message be improved?  If so, please report an enhancement request to PyTorch.)\n",
+        "GPU is sm80: flash attention backward enabled\n"),
+    "flash-attn-dtype": (
+        TRACE + "RuntimeError: FlashAttention only support fp16 and bf16 data type\n",
+        "FlashAttention: using bf16 data type\n"),
+    "backward-hook-inplace": (
+        TRACE + "RuntimeError: Output 0 of BackwardHookFunctionBackward is a view and is being modified inplace. This view was created inside a custom Function.\n",
+        "registered BackwardHookFunctionBackward on 12 modules\n"),
+    "pin-memory-cuda-tensor": (
+        TRACE + "RuntimeError: cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned\n",
+        "pin_memory: 12 dense CPU tensors pinned\n"),
+    "amp-unscale-twice": (
+        TRACE + "RuntimeError: unscale_() has already been called on this optimizer since the last update().\n",
+        "scaler.unscale_(optimizer) then scaler.update(): loss scale 65536\n"),
+    "bitsandbytes-triton-ops": (
+        TRACE + "ModuleNotFoundError: No module named 'triton.ops'\n",
+        "triton 3.2 installed; bitsandbytes 0.45.1 does not import triton.ops\n"),
+    "dataloader-shared-fd-reset": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/torch/multiprocessing/reductions.py\", line 307, in rebuild_storage_fd\n    fd = df.detach()\nConnectionResetError: [Errno 104] Connection reset by peer\n",
+        "rebuild_storage_fd: 512 storages shared by file descriptor\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5286,6 +5316,23 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
     ("(train pid=8464) EI0002: [PID: 13075] 2025-06-25-10:45:23.586.187 The wait execution of "
      "the Notify register times out. Reason: The Notify register has not received the Notify "
      "record from remote rank\n", "collective-timeout"),
+    # torch's own messages of many threads, in the wordings those threads show
+    (TRACE + "RuntimeError: Found dtype Double but expected Float\n", "dtype-mismatch"),
+    (TRACE + "RuntimeError: \"nll_loss_forward_reduce_cuda_kernel_2d_index\" not implemented "
+     "for 'Int'\n", "dtype-mismatch"),
+    (TRACE + "RuntimeError: storage has wrong size: expected -3678369713323989701 got 256\n",
+     "checkpoint-corrupt"),
+    (TRACE + "RuntimeError: No rendezvous handler for env://\n", "torch-without-distributed"),
+    (TRACE + "TypeError: can't pickle module objects\n", "spawn-pickle"),
+    (TRACE + "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+     "`cublasGemmStridedBatchedExFix(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, "
+     "a, CUDA_R_16BF, (int)lda, stridea)`\n", "bf16-unsupported"),
+    (TRACE + "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is "
+     "non-finite, so it cannot be clipped.\n", "nan-loss"),
+    ("RuntimeError: Caught RuntimeError in DataLoader worker process 0.\nOriginal Traceback "
+     "(most recent call last):\n  File \"/venv/lib/python3.10/site-packages/torch/utils/data/"
+     "_utils/worker.py\", line 308, in _worker_loop\n    data = fetcher.fetch(index)\n"
+     "RuntimeError: CUDA error: initialization error\n", "cuda-fork-after-init"),
 ])
 def test_the_rounds_review(text, rule_id):
     result = diagnose(from_text(text, "case.log"))
