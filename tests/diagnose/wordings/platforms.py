@@ -104,7 +104,7 @@ WORDINGS = [
     (HOOK + "nvidia-container-cli: device error: GPU-8f3a1c2e-1111-2222-3333-444455556666: "
      "unknown device: unknown.\n", "no-cuda-device"),
     (HOOK + "nvidia-container-cli: initialization error: nvml error: driver not loaded: "
-     "unknown.\n", "container-toolkit-missing"),
+     "unknown.\n", "nvidia-driver-not-loaded"),
 ]
 
 HEALTHY = [
