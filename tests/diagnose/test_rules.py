@@ -2931,17 +2931,6 @@ def test_a_short_cuda_message_alone_is_no_cuda_error():
         assert not any(f.id in ("cuda-oom", "cuda-illegal-access") for f in result.findings)
 
 
-@pytest.mark.parametrize(("text", "rule_id"), [
-    ("RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error. It is possible "
-     "that dataloader's workers are out of shared memory.\n", "shm-exhausted"),
-    ("RuntimeError: Too many open files. Communication with the workers is no longer possible. "
-     "Please increase the limit using `ulimit -n` in the shell\n"
-     "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n", "too-many-open-files"),
-])
-def test_dataloader_cause_beats_worker_killed(text, rule_id):
-    assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
-
-
 GLOG_TRACEBACK = """\
 E0227 12:00:00.123000 1234 torch/distributed/elastic/multiprocessing/api.py:732] failed \
 (exitcode: 1) local_rank: 1 (pid: 4202) of binary: /usr/bin/python3
@@ -5249,13 +5238,20 @@ def test_a_traceback_ending_in_another_wording_names_its_rule(line, rule_id):
      "slurmstepd: error: *** STEP 2194.1 ON node-1 CANCELLED AT 2024-01-05T14:27:50 ***\n"
      "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting "
      "down workers\n", "rendezvous-closed"),
+    # the DataLoader: the cause beats the worker it killed
+    ("RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error. It is possible "
+     "that dataloader's workers are out of shared memory.\n", "shm-exhausted"),
+    ("RuntimeError: Too many open files. Communication with the workers is no longer possible. "
+     "Please increase the limit using `ulimit -n` in the shell\n"
+     "RuntimeError: DataLoader worker (pid(s) 4177) exited unexpectedly\n", "too-many-open-files"),
     # torch 2.15's default NCCL backend on a machine without a GPU (distributed_c10d.py)
     ("  File \"torch/distributed/distributed_c10d.py\", line 833, in _nccl2_device\n"
      "    raise RuntimeError(\"nccl2 requires at least one CUDA device\")\n"
      "RuntimeError: nccl2 requires at least one CUDA device\n", "torch-without-cuda"),
 ])
-def test_common_messages_of_many_threads(text, rule_id):
-    """Messages that many public threads show, each with the cause its threads settle."""
+def test_a_message_names_its_cause(text, rule_id):
+    """Messages that many public threads show, each with the cause its threads settle, first
+    where other lines of the same failure follow."""
     assert diagnose(from_text(text, "case.log")).findings[0].id == rule_id
 
 
