@@ -117,10 +117,12 @@ OOM_RECORD = (re.compile(r"Detected \d{1,6} oom[-_]kill events?"),
 memory accounting killing a step over its ``--mem``; not Slurm 15-17's "Exceeded step memory
 limit at some point", its note on a step whose cgroup touched the limit, killed or not (each
 begins with literal text: a 100 MB log is searched at memchr speed)."""
-SRUN_ENDED_STEP = re.compile(r"srun: (?:launch/slurm: _step_signal: )?Terminating StepId=\d")
-"""srun ending its own step (``_step_signal``) because a task failed (``--kill-on-bad-exit``,
-the default of most sites): the step's ``CANCELLED`` line that follows is srun's doing, not
-a cancel from outside."""
+SRUN_TERMINATING = re.compile(
+    r"srun: (?:launch/slurm: _step_signal: )?Terminating StepId=(\d{1,12}(?:\.\d{1,12})?)")
+STEP_CANCELLED = re.compile(
+    r"\*\*\* STEP (\d{1,12}(?:\.\d{1,12})?)\S{0,12} ON [^\n]{1,200}? CANCELLED AT")
+JOB_CANCELLED = re.compile(r"\*\*\* JOB \d{1,12} ON [^\n]{1,200}? CANCELLED AT")
+DEATH_SIGNAL = re.compile(r"Received (?:\d{1,3}|Signals\.SIG[A-Z]{2,8}) death signal")
 SIGNAL_RECEIVED = re.compile(r"Signal (\d+) \(SIG\w+\) received by PID")
 CALLED_PROCESS = re.compile(r"CalledProcessError: Command '[^\n]{1,3000}?' (?:died with "
                             r"<Signals\.(SIG[A-Z0-9]{1,12}): \d{1,3}>"
@@ -663,9 +665,26 @@ def root_cause(text: str) -> Report:
             break
     if any(record.search(text) for record in OOM_RECORD):
         report.facts.add(Fact.OOM_RECORD)
-    if SRUN_ENDED_STEP.search(text):
+    if _srun_ended_step(text):
         report.facts.add(Fact.SRUN_ENDED_STEP)
     return _failed(report)
+
+
+def _srun_ended_step(text: str) -> bool:
+    """srun ended its own step (``_step_signal``) because a task failed (``--kill-on-bad-exit``,
+    the default of most sites): the step's ``CANCELLED`` line and the ranks' death signals
+    that follow are its doing, not a cancel or a signal from outside.  Not where the whole job
+    was cancelled, nor where a cancel of that step or a death signal came first."""
+    if "Terminating StepId=" not in text or JOB_CANCELLED.search(text):
+        return False
+    term = SRUN_TERMINATING.search(text)
+    if term is None:
+        return False
+    signal = DEATH_SIGNAL.search(text)
+    cancel = STEP_CANCELLED.search(text)
+    return ((signal is None or signal.start() > term.start())
+            and (cancel is None or (cancel.start() > term.start()
+                                    and cancel.group(1) == term.group(1))))
 
 
 def _shows_failure(text: str) -> bool:

@@ -2509,7 +2509,8 @@ CASES: dict[str, tuple[str, str]] = {
         "modeling file loaded with trust_remote_code: every package it imports was found\n"),
     "nccl-peer-closed": (
         "node2:1234:1290 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
-        "remote peer node1<52402>\nnode2:1234:1290 [3] NCCL INFO misc/socket.cc:750 -> 6\n",
+        "remote peer node1<52402>\nnode2:1234:1290 [3] NCCL INFO misc/socket.cc:750 -> 6\n"
+        "srun: error: node2: task 3: Exited with exit code 1\n",
         "node2:1234:1290 [3] NCCL INFO socketProgress: peer node1<52402> connected\n"),
     "nccl-host-memory-sharing": (
         "host:13740:13740 [7] misc/shmutils.cc:132 NCCL WARN Error while attaching to shared "
@@ -2523,10 +2524,6 @@ CASES: dict[str, tuple[str, str]] = {
         "graph/xml.cc:469 -> 2\n",
         "DESKTOP:36629:36629 [0] NCCL INFO Topology: real path of /sys/class/pci_bus/0000:01 "
         "found\n"),
-    "nccl-gpus-hidden-per-rank": (
-        "gcn6:1080061:1080359 [0] misc/nvmlwrap.cc:181 NCCL WARN nvmlDeviceGetHandleByPciBusId() "
-        "failed: Not Found\n" * 2,
-        "gcn6:1080061:1080359 [0] NCCL INFO nvmlDeviceGetHandleByPciBusId() found 4 GPUs\n"),
     "nccl-bootstrap-rank-count": (
         "node26:67298:67321 [0] bootstrap.cc:190 NCCL WARN Bootstrap Root : mismatch in rank "
         "count from procs 6 : 3\n",
@@ -2561,6 +2558,10 @@ CASES: dict[str, tuple[str, str]] = {
     "dataloader-shared-fd-reset": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/torch/multiprocessing/reductions.py\", line 307, in rebuild_storage_fd\n    fd = df.detach()\nConnectionResetError: [Errno 104] Connection reset by peer\n",
         "rebuild_storage_fd: 512 storages shared by file descriptor\n"),
+    "xid-application-fault": (
+        "NVRM: Xid (PCI:0000:02:00): 13, pid=14520, Graphics SM Warp Exception on (GPC 1, TPC 2, "
+        "SM 0): Out Of Range Address\n",
+        "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.14 (no Xid 13 since boot)\n"),
     "vllm-workers-stuck": (
         ("(EngineCore_DP0 pid=812) WARNING 05-01 10:01:02 [shm_broadcast.py:466] No available "
          "shared memory broadcast block found in 60 seconds. This typically happens when some "
@@ -5299,7 +5300,7 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
      "python-exception"),
     # NCCL and GPU messages of many threads: an application's own Xid, a hardware one
     ("NVRM: Xid (PCI:0000:3b:00): 31, pid=23911, name=python, Ch 00000008, intr 00000000. MMU "
-     "Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f8d_2a000000.\n", "cuda-illegal-access"),
+     "Fault: ENGINE GRAPHICS GPCCLIENT_T1_0 faulted @ 0x7f8d_2a000000.\n", "xid-application-fault"),
     ("NVRM: Xid (PCI:0000:3b:00): 79, pid=23911, GPU has fallen off the bus.\n",
      "gpu-hardware-error"),
     (TRACE + "pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found\n",
@@ -5320,9 +5321,6 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
      "checkpoint-corrupt"),
     (TRACE + "RuntimeError: No rendezvous handler for env://\n", "torch-without-distributed"),
     (TRACE + "TypeError: can't pickle module objects\n", "spawn-pickle"),
-    (TRACE + "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
-     "`cublasGemmStridedBatchedExFix(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, "
-     "a, CUDA_R_16BF, (int)lda, stridea)`\n", "bf16-unsupported"),
     (TRACE + "RuntimeError: The total norm of order 2.0 for gradients from `parameters` is "
      "non-finite, so it cannot be clipped.\n", "nan-loss"),
     ("RuntimeError: Caught RuntimeError in DataLoader worker process 0.\nOriginal Traceback "
@@ -5331,6 +5329,57 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
      "RuntimeError: CUDA error: initialization error\n", "cuda-fork-after-init"),
 ])
 def test_the_rounds_review(text, rule_id):
+    result = diagnose(from_text(text, "case.log"))
+    if rule_id is None:
+        assert result.status == "no_failure", [f.id for f in result.findings]
+    else:
+        assert result.findings[0].id == rule_id, [f.id for f in result.findings]
+
+
+def _srun_log(*lines: str) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+TERMINATING = "srun: Terminating StepId=2194.1"
+STEP_CANCEL = "slurmstepd: error: *** STEP 2194.1 ON node-1 CANCELLED AT 2024-01-05T14:27:50 ***"
+JOB_CANCEL = "slurmstepd: error: *** JOB 2194 ON node-1 CANCELLED AT 2024-01-05T14:27:50 ***"
+DEATH = ("WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting "
+         "down workers")
+
+
+@pytest.mark.parametrize(("lines", "rule_id"), [
+    # srun's own end of the step after a task failed: neither a cancel nor a signal from outside
+    (["srun: error: node-1: task 1: Exited with exit code 1", TERMINATING, STEP_CANCEL, DEATH],
+     "nonzero-exit"),
+    # the whole job cancelled, a cancel or a signal before srun's line: from outside
+    (["srun: error: node-1: task 1: Exited with exit code 1", TERMINATING, JOB_CANCEL],
+     "slurm-cancelled"),
+    ([STEP_CANCEL, TERMINATING, "srun: error: node-1: task 1: Terminated"], "slurm-cancelled"),
+    ([DEATH, TERMINATING, "srun: error: node-1: task 0: Exited with exit code 1"],
+     "launcher-terminated"),
+])
+def test_srun_ended_its_step_only_when_its_line_comes_first(lines, rule_id):
+    assert diagnose(from_text(_srun_log(*lines), "case.log")).findings[0].id == rule_id
+
+
+@pytest.mark.parametrize(("text", "rule_id"), [
+    # the second review: a healthy teardown, NCCL's INFO probe, a CUDA op without half, a
+    # rank's prefix on a NaN, a dotted type, a hardware Xid beside an application's
+    ("node2:1234:1290 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+     "remote peer node1<52402>\nTraining finished.\n", None),
+    ("node1:3996:4012 [0] NCCL INFO misc/cudawrap.cc:188 Cuda failure 801 'operation not "
+     "supported'\nnode1:3996:4012 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
+     "epoch 0 loss 0.31\nTraining finished.\n", None),
+    (TRACE + "RuntimeError: \"linalg_eigh_cuda\" not implemented for 'Half'\n",
+     "python-exception"),
+    ("[rank0]: ValueError: Expected parameter loc (Tensor of shape (64, 2)) of distribution "
+     "Normal(loc: torch.Size([64, 2])) to satisfy the constraint Real(), but found invalid "
+     "values:\n[rank0]: tensor([[nan, nan],\n", "nan-loss"),
+    (TRACE + "TypeError: can't pickle _thread.lock objects\n", "spawn-pickle"),
+    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=23911, name=python, Ch 00000008\nNVRM: Xid "
+     "(PCI:0000:3b:00): 79, pid=23911, GPU has fallen off the bus.\n", "gpu-hardware-error"),
+])
+def test_the_second_review(text, rule_id):
     result = diagnose(from_text(text, "case.log"))
     if rule_id is None:
         assert result.status == "no_failure", [f.id for f in result.findings]
