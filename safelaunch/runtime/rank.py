@@ -121,8 +121,9 @@ class Beat:
 
     def progress(self, now: float) -> None:
         self.beats += 1
-        _PACK_Q(self.mm, _OFF_BEATS, self.beats)
+        # the time first: a launcher reading between the two stores sees the older count
         _PACK_D(self.mm, _OFF_BEAT_TIME, now)
+        _PACK_Q(self.mm, _OFF_BEATS, self.beats)
 
     def step(self, step: int | None = None) -> None:
         if not self.enabled:
@@ -138,8 +139,8 @@ class Beat:
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
         self.beats += 1
-        _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_BEAT_TIME, now)
+        _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
 
     def optimizer_step(self, *_: Any) -> None:
@@ -158,8 +159,8 @@ class Beat:
         self.beats += 1
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
-        _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_BEAT_TIME, now)
+        _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
 
     def optimizer_step_begin(self, *_: Any) -> None:

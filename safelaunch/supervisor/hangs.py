@@ -89,7 +89,10 @@ class RankView:
         return bool(self.beat and self.beat.in_coll)
 
     def last_progress(self) -> float:
-        if self.beat is None or self.beat.beats == 0:
+        """The rank's last beat, or its start before its first one: a record read between
+        the rank's two stores of its first beat has a count and no time yet (each field is
+        stored on its own), which is no beat."""
+        if self.beat is None or self.beat.beats == 0 or self.beat.beat_time <= 0.0:
             return self.started_at
         return self.beat.beat_time
 

@@ -56,6 +56,14 @@ def test_stall_needs_more_than_the_limit():
     assert [s.rank for s in stalls] == [1]
 
 
+def test_a_first_beat_read_between_its_two_stores_is_no_stall():
+    """The rank stores its beat count and its time separately: a record read between them
+    has a count and no time, and counts from the rank's start, not from the clock's zero."""
+    torn = RankView(1, True, 95.0, replace(BASE, step=1, beats=1, beat_time=0.0), None)
+    assert torn.last_progress() == 95.0
+    assert find_stalls([view(0, beat_time=99.0), torn], POLICY, 10, now=100.0) == []
+
+
 def test_a_rank_exiting_has_the_exit_window_not_the_hang_timeout():
     """A script that ended and whose interpreter takes a while to exit (a loaded machine,
     exit handlers, torch's teardown) is not hung; one stuck there past the window is."""
