@@ -172,6 +172,10 @@ WORDINGS = [
     (TRACE + "RuntimeError: [Rank 1] Work WorkNCCL(OpType=ALLREDUCE, TensorShape=[1024], "
      "Timeout(ms)=600000) timed out in blocking wait (NCCL_BLOCKING_WAIT=1).\n",
      "collective-timeout"),
+    # NCCL's multi-line "Last error:" under a logger that stamps every line with its time
+    ("ncclUnhandledCudaError: Call to CUDA function failed.\n2024-05-01 12:00:01.123 Last "
+     "error:\n2024-05-01 12:00:01.123 Cuda failure 'operation not supported'\n",
+     "nccl-cuda-unsupported"),
 ]
 
 HEALTHY = [
@@ -188,4 +192,8 @@ HEALTHY = [
     "options: TIMEOUT(ms): 600000, USE_HIGH_PRIORITY_STREAM: 0\n",
     "step 100: collective timeout set to 1800 s; NCCL version 2.21.5\n",
     "TORCH_NCCL_BLOCKING_WAIT=1: a collective that times out in blocking wait raises\n",
+    # NCCL's NVML lookup of a GPU it cannot see (a container, MIG): a warning it works past
+    "node1:123:150 [0] misc/nvmlwrap.cc:183 NCCL WARN nvmlDeviceGetHandleByPciBusId() failed: "
+    "Not Found\nnode1:123:150 [0] NCCL INFO comm 0x5 rank 0 nranks 2 cudaDev 0 busId 1000 - "
+    "Init COMPLETE\n",
 ]
