@@ -2704,6 +2704,120 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "ValueError: Unknown backend 'ncll'. Specify a 'device:backend' string or use one of: "
         "['gloo', 'nccl', 'xccl']\n",
         "init_process_group(backend='nccl'): NCCL version 2.27.5\n"),
+    # messages with several common causes
+    "meta-tensor-never-loaded": (
+        TRACE + "    model = model.to(local_rank)\n  File \"/venv/lib/python3.10/site-packages/"
+        "torch/nn/modules/module.py\", line 1160, in convert\n    return t.to(device, "
+        "dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\n"
+        "NotImplementedError: Cannot copy out of meta tensor; no data!\n",
+        "Loading checkpoint shards: 100%|##########| 2/2 [00:04<00:00,  2.1s/it]\n"
+        "model built on the meta device, materialised with to_empty(); no data was lost\n"),
+    "cublas-execution-failed": (
+        TRACE + "    output = model(images)\nRuntimeError: CUDA error: "
+        "CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, k, "
+        "&falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, "
+        "CUDA_R_32F, CUBLAS_GEMM_DFALT_TENSOR_OP)`\n",
+        "cuBLAS workspace config :4096:8; CUBLAS_WORKSPACE_CONFIG set for determinism\n"),
+    "cudnn-internal-error": (
+        TRACE + "    out = self.conv1(x)\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
+        "torch.backends.cudnn.version() = 90100; cudnn.benchmark = True\n"),
+    "sampling-probabilities-nan": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/generation/utils.py\", "
+        "line 2528, in _sample\n    next_tokens = torch.multinomial(probs, num_samples=1)"
+        ".squeeze(1)\nRuntimeError: probability tensor contains either `inf`, `nan` or "
+        "element < 0\n",
+        "sampling with temperature 0.7, top_p 0.9: 128 tokens per second\n"),
+    "hf-weights-unreadable": (
+        TRACE + "  File \"/venv/lib/python3.8/site-packages/transformers/modeling_utils.py\", "
+        "line 442, in load_state_dict\n    raise OSError(\nOSError: Unable to load weights "
+        "from pytorch checkpoint file for '/models/llama/pytorch_model-00002-of-00002.bin' at "
+        "'/models/llama/pytorch_model-00002-of-00002.bin'. If you tried to load a PyTorch "
+        "model from a TF 2.0 checkpoint, please set from_tf=True.\n",
+        "Loading weights from pytorch checkpoint file /models/llama/pytorch_model.bin: done\n"),
+    "spawned-worker-broken-pipe": (
+        TRACE + "    for i, (images, target) in enumerate(train_loader):\n  File "
+        "\"C:\\\\Python38\\\\lib\\\\multiprocessing\\\\reduction.py\", line 60, in dump\n"
+        "    ForkingPickler(file, protocol).dump(obj)\nBrokenPipeError: [Errno 32] Broken pipe\n",
+        "BrokenPipeError: [Errno 32] Broken pipe\nException ignored in: <_io.TextIOWrapper "
+        "name='<stdout>' mode='w' encoding='utf-8'>\n"),
+    "vllm-architecture-unsupported": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/vllm/model_executor/models/"
+        "registry.py\", line 382, in _raise_for_unsupported\n    raise ValueError(\n"
+        "ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now. "
+        "Supported architectures: dict_keys(['AquilaModel', 'LlamaForCausalLM'])\n",
+        "INFO 05-02 10:11:12 config.py:510 Model architectures ['LlamaForCausalLM'] resolved "
+        "to LlamaForCausalLM\n"),
+    "ray-worker-died": (
+        TRACE + "    results = ray.get(futures)\nray.exceptions.ActorDiedError: The actor died "
+        "unexpectedly before finishing this task.\n\tclass_name: WorkerDict\n\tactor_id: "
+        "6a5d0c1e\nThe actor is dead because its worker process has died. Worker exit type: "
+        "SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error "
+        "code 2. End of file.\n",
+        "(pid=4123) handling ray.exceptions.ActorDiedError by restarting the actor (max_restarts"
+        "=3)\nstep 12 reward 0.41\n"),
+    "hdf5-file-locked": (
+        TRACE + "    self.h5 = h5py.File(self.path, 'a')\nOSError: Unable to open file (unable "
+        "to lock file, errno = 11, error message = 'Resource temporarily unavailable')\n",
+        "opened data/train.h5 read-only in each worker (HDF5_USE_FILE_LOCKING=FALSE)\n"),
+    "rocm-runtime-out-of-resources": (
+        ":0:rocdevice.cpp            :2652: 4238358292712 us: 48946: [tid:0x7fffd023f700] "
+        "Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The "
+        "runtime failed to allocate the necessary resources. This error may also occur when "
+        "the core runtime library needs to spawn threads or create internal OS-specific "
+        "events. code: 0x1008\nAborted (core dumped)\n",
+        "ROCk module is loaded\nHSA System Attributes: Runtime Version 1.14\n"),
+    "rocm-memory-access-fault": (
+        "Memory access fault by GPU node-1 (Agent handle: 0x55eb9b596570) on address "
+        "0x7f66960b2000. Reason: Page not present or supervisor privilege.\n"
+        "Aborted (core dumped)\n",
+        "GPU node-1 (Agent handle: 0x55eb9b596570): gfx90a, 64 compute units\n"),
+    "nfs-stale-file-handle": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/arrow_dataset.py\", line "
+        "3163, in _map_single\n    os.chmod(cache_file_name, 0o666 & ~umask)\nOSError: "
+        "[Errno 116] Stale file handle: '/mnt/nfs/cache/train/cache-1a2b.arrow'\n",
+        "cache on /mnt/nfs: file handles refreshed after the remount, training resumed\n"),
+    "cuda-unknown-error": (
+        TRACE + "    loss.backward()\nRuntimeError: CUDA error: unknown error\nCUDA kernel "
+        "errors might be asynchronously reported at some other API call, so the stacktrace "
+        "below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n",
+        "unknown error count: 0; CUDA errors: none\n"),
+    "nvml-blocked-by-os": (
+        "$ nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system\n",
+        "nvidia-smi: NVML initialised, GPU access granted\n"),
+    "gpu-driver-init-failed": (
+        "[  12.441923] NVRM: GPU 0000:98:00.0: RmInitAdapter failed! (0x62:0x65:1792)\n"
+        "[  12.442011] NVRM: GPU 0000:98:00.0: rm_init_adapter failed, device minor number 0\n",
+        "[  12.441923] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15\n"),
+    "zero3-param-not-gathered": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/"
+        "partitioned_param_coordinator.py\", line 385, in fetch_sub_module\n    assert "
+        "param.ds_status == ZeroParamStatus.AVAILABLE, param.ds_summary()\nAssertionError: "
+        "{'id': 292, 'status': 'NOT_AVAILABLE', 'numel': 0, 'ds_numel': 0, 'shape': (0,), "
+        "'ds_shape': (0, 4096), 'requires_grad': True, 'grad_shape': None, 'persist': True}\n",
+        "{'id': 292, 'status': 'AVAILABLE', 'numel': 4096, 'ds_numel': 4096}\n"),
+    "zero3-param-not-partitioned": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/stage3.py\", "
+        "line 1020, in _create_fp16_partitions_with_defragmentation\nAttributeError: "
+        "'Parameter' object has no attribute 'ds_numel'\n",
+        "ZeRO-3 partitioned 291 parameters: ds_numel total 6738415616\n"),
+    "fsdp-inner-unit-as-root": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/"
+        "_runtime_utils.py\", line 142, in _lazy_init\nAssertionError: Non-root FSDP "
+        "instance's `_is_root` should not have been set yet or should have been set to "
+        "`False`\n",
+        "FSDP root module initialised; 32 non-root units\n"),
+    "fsdp-param-shape-changed": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/"
+        "_flat_param.py\", line 1998, in _writeback_tensor\nRuntimeError: Cannot writeback "
+        "when the parameter shape changes\nExpects torch.Size([525336576]) but got "
+        "torch.Size([128256, 4096])\n",
+        "FSDP: writeback of 32 flat parameters after the optimizer step\n"),
+    "fsdp-backward-state": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/distributed/fsdp/"
+        "_runtime_utils.py\", line 715, in _post_backward_hook\nValueError: expected to be in "
+        "states [<TrainingState.FORWARD_BACKWARD: 2>] but current state is "
+        "TrainingState.IDLE\n",
+        "FSDP training state: FORWARD_BACKWARD -> IDLE after step 12\n"),
 }
 
 PATTERN_RULES = [r.id for r in load_rules() if r.every_pattern and not r.consequence]
