@@ -186,7 +186,8 @@ CANDIDATE_PARTS = (
     # only where it does)
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
-    "socket has failed to", "socket has timed out", "ERR!", "non-zero", "exited on signal",
+    "socket has failed to", "socket has timed out", "ERR!", "MPI_ABORT was invoked",
+    "non-zero", "exited on signal",
     "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", r"\[E\] ", "Check failed", "panic: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
@@ -217,6 +218,11 @@ SHAPES = [
     # (a message, not a setting's value: config dumps print "socket.timeout: 30")
     re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,8}\.(?:[A-Z][a-z]\w{0,100}" + WRAPPED_TYPE
                + r"|timeout|gaierror|herror): [^\d\s.-]"),
+    # a class a C++ binding (a private module) names in lower camel case
+    # (nixl._bindings.nixlBackendError: NIXL_ERR_BACKEND; not a setting's key in a config
+    # dump, "widget.config.lastError: none")
+    re.compile(r"^[a-z_]\w{0,60}(?:\.\w{1,60}){0,7}\._\w{1,60}\.[a-z]\w{0,60}"
+               r"(?:Error|Exception): \S"),
     # quoted in a sentence: I get "RuntimeError: ...", 报错：RuntimeError: ..., "[ValueError : ..."
     re.compile(r"[\"'`(\[\uff1a](?:\w{1,40}\.){0,5}[A-Z]\w{0,60}(?:Error|Exception) ?: "),
     # the source line of a traceback frame that raised, quoted without the exception after it
@@ -270,8 +276,9 @@ SHAPES = [
     re.compile(r"failed \(exitcode: -?[1-9]|exitcode {0,4}: -?[1-9]|return code = -?[1-9]"
                r"|died with <Signals|non-zero exit (?:status|code)|exit code [1-9]"
                r"|Exited with exit code"
-               # Open MPI's mpirun (the report's first line, and a rank killed by a signal)
-               r"|exited with non-zero status|exited on signal \d"
+               # Open MPI's mpirun (the report's first line, and a rank killed by a signal;
+               # its banner when a rank called MPI_Abort, Horovod's and TensorRT-LLM's end)
+               r"|exited with non-zero status|exited on signal \d|MPI_ABORT was invoked on rank"
                r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
                r"|xceeded (?:job |step |virtual )?memory limit(?! at some point)"

@@ -3127,6 +3127,10 @@ def test_glog_prefixed_traceback_is_read():
     "[TRT] [E] 3: [widget.cpp::frob::12] Parameter check failed at: widget 7\n",
     # TensorRT's Python logger after its time stamp, where the log ends
     "[09/25/2023-10:15:20] [TRT] [E] 3: [widget.cpp::frob::12] Error Code 3: widget 7\n",
+    # a binding's class in lower camel case, qualified by its module (NIXL's)
+    "widget._bindings.widgetBackendError: WIDGET_ERR_BACKEND\n",
+    # Open MPI's banner when a rank called MPI_Abort
+    "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -3144,6 +3148,8 @@ def test_words_near_a_failure_shape_are_no_failure():
             "lightning.pytorch.utilities.rank_zero: GPU available: True\n"
             "Trainer.fit: stopped after 3 epochs\nsocket.timeout: 30 s (default)\n"
             "model.Widget:widget 7 loaded\n"
+            "widget.config.lastError: none\nwidget.onError: retry\n"
+            "MPI_ABORT handler installed\n"
             " Out of bounds values : 0 OK\n"
             "[W1127 socket.cpp:464] [c10d] The client socket has failed to connect to "
             "[node-0]:29500 (errno: 111 - Connection refused).\nstep 1 loss 2.3\n"
