@@ -2777,6 +2777,30 @@ CASES: dict[str, tuple[str, str]] = {
         "attempting to load the optimizer state, exiting ...\n",
         " loading checkpoint from /data/ckpt/llama2-7b-tp2 at iteration 1 (--finetune: "
         "optimizer state not loaded)\n"),
+    "hf-folder-no-weights": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(args.ckpt)\nOSError: Error no file "
+        "named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or "
+        "flax_model.msgpack found in directory /scratch/out/checkpoint-1200.\n",
+        "loading weights file model.safetensors from directory /scratch/out/checkpoint-1200\n"),
+    "hf-folder-no-config": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(args.model)\nOSError: "
+        "/scratch/qlora/7b/checkpoint-2000 does not appear to have a file named config.json. "
+        "Checkout 'https://huggingface.co//scratch/qlora/7b/checkpoint-2000/None' for "
+        "available files.\n",
+        "loading configuration file /scratch/qlora/7b/checkpoint-2000/config.json\n"),
+    "hf-tensor-shape-disagrees": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/accelerate/utils/modeling.py\", line "
+        "348, in set_module_tensor_to_device\n    raise ValueError(\nValueError: Trying to set "
+        "a tensor of shape torch.Size([4096, 4096]) in \"weight\" (which has shape "
+        "torch.Size([4096, 11008])), this looks incorrect.\n",
+        "set_module_tensor_to_device: weight of shape torch.Size([4096, 4096]) placed on "
+        "cuda:0\n"),
+    "checkpoint-permission-denied": (
+        TRACE + "    torch.save(state, os.path.join(args.out, 'last.pth'))\n  File \"/venv/lib/"
+        "python3.10/site-packages/torch/serialization.py\", line 440, in save\n    with "
+        "_open_zipfile_writer(f) as opened_zipfile:\nPermissionError: [Errno 13] Permission "
+        "denied: '/mnt/results/last.pth'\n",
+        "torch.save: wrote /mnt/results/last.pth (permission bits 0644)\n"),
     "sampling-probabilities-nan": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/generation/utils.py\", "
         "line 2528, in _sample\n    next_tokens = torch.multinomial(probs, num_samples=1)"
