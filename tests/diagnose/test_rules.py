@@ -2721,6 +2721,86 @@ CASES: dict[str, tuple[str, str]] = {
     "cudnn-internal-error": (
         TRACE + "    out = self.conv1(x)\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
         "torch.backends.cudnn.version() = 90100; cudnn.benchmark = True\n"),
+    # saving, loading and resuming checkpoints (Lightning, torch.load, huggingface_hub, Megatron)
+    "lightning-not-a-lightning-checkpoint": (
+        TRACE + "    model = LitOCR.load_from_checkpoint('weights/parseq_tiny.pt')\n  File "
+        "\"/venv/lib/python3.10/site-packages/pytorch_lightning/core/saving.py\", line 66, in "
+        "_load_from_checkpoint\n    checkpoint = _pl_migrate_checkpoint(\n  File \"/venv/lib/"
+        "python3.10/site-packages/pytorch_lightning/utilities/migration/utils.py\", line 164, in "
+        "_get_version\n    return checkpoint[\"pytorch-lightning_version\"]\n"
+        "KeyError: 'pytorch-lightning_version'\n",
+        "Lightning automatically upgraded your loaded checkpoint from v1.9.5 to v2.2.1 "
+        "(pytorch-lightning_version recorded)\n"),
+    "lightning-hparams-not-saved": (
+        TRACE + "    model = Segmenter.load_from_checkpoint(args.ckpt)\n  File \"/venv/lib/"
+        "python3.10/site-packages/lightning/pytorch/core/saving.py\", line 165, in _load_state\n"
+        "    obj = instantiator(cls, _cls_kwargs) if instantiator else cls(**_cls_kwargs)\n"
+        "TypeError: Segmenter.__init__() missing 1 required positional argument: 'backbone'\n",
+        "hyper_parameters restored from checkpoint: backbone, lr, num_classes\n"),
+    "lightning-best-checkpoint-unknown": (
+        TRACE + "    trainer.test(model, datamodule=dm, ckpt_path=\"best\")\nValueError: "
+        "`.test(ckpt_path=\"best\")` is set but `ModelCheckpoint` is not configured to save the "
+        "best model.\n",
+        "Restoring states from the checkpoint path at /runs/exp3/checkpoints/best.ckpt "
+        "(ckpt_path=\"best\")\n"),
+    "lightning-deepspeed-checkpoint-not-folder": (
+        TRACE + "    trainer.fit(model, ckpt_path=args.resume)\n  File \"/venv/lib/python3.10/"
+        "site-packages/lightning/pytorch/strategies/deepspeed.py\", line 798, in "
+        "load_checkpoint\n    _validate_checkpoint_directory(checkpoint_path)\n"
+        "FileNotFoundError: The provided path is not a valid DeepSpeed checkpoint: "
+        "/runs/exp2/last.ckpt/checkpoint/mp_rank_00_model_states.pt\n",
+        "Restoring states from the DeepSpeed checkpoint folder /runs/exp2/last.ckpt\n"),
+    "torch-too-old-for-checkpoint": (
+        TRACE + "  File \"/venv/lib/python3.7/site-packages/torch/serialization.py\", line 386, in "
+        "load\n    return _load(f, map_location, pickle_module, **pickle_load_args)\n"
+        "RuntimeError: /models/net_best.pth is a zip archive (did you mean to use "
+        "torch.jit.load()?)\n",
+        "torch 2.3.1: saving /models/net_best.pth as a zip archive\n"),
+    "checkpoint-python2-pickle": (
+        TRACE + "    checkpoint = torch.load(path)\n  File \"/venv/lib/python3.8/site-packages/"
+        "torch/serialization.py\", line 574, in _load\n    result = unpickler.load()\n"
+        "UnicodeDecodeError: 'ascii' codec can't decode byte 0x8b in position 2: ordinal not "
+        "in range(128)\n",
+        "loaded /models/tracker.pth (encoding='latin1', saved under Python 2.7)\n"),
+    "hf-local-path-missing": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/huggingface_hub/utils/_validators.py\", "
+        "line 160, in validate_repo_id\n    raise HFValidationError(\n"
+        "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+        "'namespace/repo_name': '/scratch/out/llama-sft/checkpoint-800'. Use `repo_type` "
+        "argument if needed.\n",
+        "Loading model from local folder /scratch/out/llama-sft/checkpoint-800 (repo id not "
+        "needed)\n"),
+    "megatron-checkpoint-no-training-state": (
+        " loading checkpoint from /data/ckpt/llama2-7b-tp2 at iteration 1\n checkpoint version "
+        "3.0\nUnable to load optimizer from checkpoint /data/ckpt/llama2-7b-tp2/iter_0000001/"
+        "mp_rank_00/model_optim_rng.pt. Specify --no-load-optim or --finetune to prevent "
+        "attempting to load the optimizer state, exiting ...\n",
+        " loading checkpoint from /data/ckpt/llama2-7b-tp2 at iteration 1 (--finetune: "
+        "optimizer state not loaded)\n"),
+    "hf-folder-no-weights": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(args.ckpt)\nOSError: Error no file "
+        "named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or "
+        "flax_model.msgpack found in directory /scratch/out/checkpoint-1200.\n",
+        "loading weights file model.safetensors from directory /scratch/out/checkpoint-1200\n"),
+    "hf-folder-no-config": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(args.model)\nOSError: "
+        "/scratch/qlora/7b/checkpoint-2000 does not appear to have a file named config.json. "
+        "Checkout 'https://huggingface.co//scratch/qlora/7b/checkpoint-2000/None' for "
+        "available files.\n",
+        "loading configuration file /scratch/qlora/7b/checkpoint-2000/config.json\n"),
+    "hf-tensor-shape-disagrees": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/accelerate/utils/modeling.py\", line "
+        "348, in set_module_tensor_to_device\n    raise ValueError(\nValueError: Trying to set "
+        "a tensor of shape torch.Size([4096, 4096]) in \"weight\" (which has shape "
+        "torch.Size([4096, 11008])), this looks incorrect.\n",
+        "set_module_tensor_to_device: weight of shape torch.Size([4096, 4096]) placed on "
+        "cuda:0\n"),
+    "checkpoint-permission-denied": (
+        TRACE + "    torch.save(state, os.path.join(args.out, 'last.pth'))\n  File \"/venv/lib/"
+        "python3.10/site-packages/torch/serialization.py\", line 440, in save\n    with "
+        "_open_zipfile_writer(f) as opened_zipfile:\nPermissionError: [Errno 13] Permission "
+        "denied: '/mnt/results/last.pth'\n",
+        "torch.save: wrote /mnt/results/last.pth (permission bits 0644)\n"),
     "sampling-probabilities-nan": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/generation/utils.py\", "
         "line 2528, in _sample\n    next_tokens = torch.multinomial(probs, num_samples=1)"

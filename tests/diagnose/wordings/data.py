@@ -32,6 +32,12 @@ WORDINGS = [
     (TRACE + "RuntimeError: \n            Some tensors share memory, this will lead to duplicate "
      "memory on disk and potential differences when loading them again: [{'lm_head.weight', "
      "'model.embed_tokens.weight'}].\n", "safetensors-shared-tensors"),
+    # transformers 4.35 .. 4.5x modeling_utils.py save_pretrained (the model declares no tie)
+    (TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/modeling_utils.py\", "
+     "line 2546, in save_pretrained\n    raise RuntimeError(\nRuntimeError: The weights trying "
+     "to be saved contained shared tensors [{'lm_head.weight', 'model.decoder.embed_tokens."
+     "weight'}] that are mismatching the transformers base configuration. Try saving using "
+     "`safe_serialization=False` or remove this tensor sharing.\n", "safetensors-shared-tensors"),
     # --- checkpoint-corrupt --------------------------------------------------------------
     # torch 2.13 libtorch_cpu (PyTorchStreamReader): a save cut short
     (TRACE + "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding "
@@ -40,6 +46,16 @@ WORDINGS = [
     (TRACE + "OSError: You seem to have cloned a repository without having git-lfs installed. "
      "Please install git-lfs and run `git lfs install` followed by `git lfs pull` in the "
      "folder you cloned.\n", "checkpoint-corrupt"),
+    # torch 1.x .. 2.x (inline_container.cc PyTorchStreamReader::init): no 'version' record
+    (TRACE + "  File \"/venv/lib/python3.8/site-packages/torch/serialization.py\", line 283, in "
+     "__init__\n    super().__init__(torch._C.PyTorchFileReader(name_or_buffer))\nRuntimeError: "
+     "Expected hasRecord(\"version\") to be true, but got false.  (Could this error message be "
+     "improved?  If so, please report an enhancement request to PyTorch.)\n",
+     "checkpoint-corrupt"),
+    # torch's legacy reader (serialization.py _legacy_load) on a file cut short
+    (TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/serialization.py\", line 1033, "
+     "in _legacy_load\n    magic_number = pickle_module.load(f, **pickle_load_args)\n"
+     "_pickle.UnpicklingError: pickle data was truncated\n", "checkpoint-corrupt"),
     # --- checkpoint-device-missing -------------------------------------------------------
     # torch 2.13 serialization.py _validate_device
     (TRACE + "RuntimeError: Attempting to deserialize object on CUDA device 3 but "

@@ -144,6 +144,13 @@ WORDINGS = [
      "groups.py\", line 54, in _ensure_divisibility\n    assert numerator % denominator == 0, "
      "'{} is not divisible by {}'.format(\nAssertionError: 2 is not divisible by 8\n",
      "expert-parallel-size-indivisible"),
+    # DeepSpeed utils/zero_to_fp32.py parse_optim_states, 0.10 to 0.17: shards of two saves
+    (raised("zero_stage, world_size, fp32_flat_groups = parse_optim_states(optim_files, "
+            "ds_checkpoint_dir)",
+            "ValueError: Expected 2 of '*_optim_states.pt' under '/ckpt/global_step600' but "
+            "found 8 files. Possibly due to an overwrite of an old checkpoint, or a checkpoint "
+            "didn't get saved by one or more processes."),
+     "zero-checkpoint-shards-missing"),
 ]
 
 
