@@ -2712,6 +2712,79 @@ CASES: dict[str, tuple[str, str]] = {
         "NotImplementedError: Cannot copy out of meta tensor; no data!\n",
         "Loading checkpoint shards: 100%|##########| 2/2 [00:04<00:00,  2.1s/it]\n"
         "model built on the meta device, materialised with to_empty(); no data was lost\n"),
+    # accelerate's accelerator.py (0.x and 1.x) on a Mac
+    "mps-fp16-unsupported": (
+        "  File \"/Users/me/venv/lib/python3.10/site-packages/accelerate/accelerator.py\", line "
+        "495, in __init__\n    raise ValueError(f\"fp16 mixed precision requires a GPU (not "
+        "{self.device.type!r}).\")\nValueError: fp16 mixed precision requires a GPU (not 'mps').\n",
+        "accelerate: mixed_precision='bf16' on mps (torch 2.5.1); fp16 GradScaler ready\n"),
+    # torch's MPSAllocator.mm, and Metal Performance Shaders' assertion
+    "mps-tensor-too-large": (
+        TRACE + "    image = pipe(prompt, height=2048, width=2048).images[0]\n  File \"/Users/me/"
+        "venv/lib/python3.10/site-packages/torch/nn/functional.py\", line 5373, in "
+        "scaled_dot_product_attention\nRuntimeError: Invalid buffer size: 10.00 GB\n",
+        "MPS: recommended max working set size 21.33 GB; buffer size 1.00 GB allocated\n"),
+    # torch's UnaryOps.mm on macOS 13.2
+    "mps-cumsum-int64": (
+        "  File \"/opt/homebrew/lib/python3.10/site-packages/transformers/models/bart/"
+        "modeling_bart.py\", line 120, in create_position_ids\n    incremental_indices = "
+        "torch.cumsum(mask, dim=1).type_as(mask) * mask\nRuntimeError: MPS does not support "
+        "cumsum op with int64 input\n",
+        "MPS: cumsum on int32 input (macOS 14.4); position ids built\n"),
+    # libnvidia-container's ldcache step under docker's prestart hook
+    "container-toolkit-ldconfig-path": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: "
+        "starting container process caused \"process_linux.go:449: container init caused "
+        "\\\"process_linux.go:432: running prestart hook 0 caused \\\\\\\"error running hook: exit "
+        "status 1, stdout: , stderr: nvidia-container-cli: ldcache error: open failed: "
+        "/sbin/ldconfig.real: no such file or directory\\\\\\\\n\\\\\\\"\\\"\": unknown.\n",
+        "nvidia-container-cli: ldcache: /sbin/ldconfig found, cache updated\n"),
+    "container-toolkit-cgroup-device-rules": (
+        "Error: failed to create containerd task: failed to create shim task: OCI runtime "
+        "create failed: runc create failed: unable to start container process: error during "
+        "container init: error running hook #0: error running hook: exit status 1, stdout: , "
+        "stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: mount error: failed to "
+        "add device rules: unable to find any existing device filters attached to the cgroup: "
+        "bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation not permitted: unknown\n",
+        "nvidia-container-cli: device rules added for /dev/nvidia0 (cgroup v2)\n"),
+    # boto3's RunInstances (a launcher starting the job's nodes)
+    "cloud-no-capacity": (
+        TRACE + "botocore.exceptions.ClientError: An error occurred "
+        "(InsufficientInstanceCapacity) when calling the RunInstances operation (reached max "
+        "retries: 4): We currently do not have sufficient p4d.24xlarge capacity in the "
+        "Availability Zone you requested (us-east-1a). Our system will be working on "
+        "provisioning additional capacity.\n",
+        "Launched 2 x p4d.24xlarge in us-east-1b (capacity reservation cr-0abc)\n"),
+    # the kubelet's event, in kubectl describe pod
+    "k8s-gpu-allocate-failed": (
+        "Events:\n  Type     Reason                    Age   From     Message\n  Warning  "
+        "UnexpectedAdmissionError  12s   kubelet  Allocate failed due to requested number of "
+        "devices unavailable for nvidia.com/gpu. Requested: 1, Available: 0, which is "
+        "unexpected\n",
+        "  Normal   Scheduled  12s  default-scheduler  Successfully assigned default/train-0 "
+        "to gpu-node-3 (nvidia.com/gpu: 1 allocated)\n"),
+    # torch_xla 1.x (XRT)
+    "xla-mesh-master-unreachable": (
+        "2023-05-01 10:00:00.000000: F tensorflow/compiler/xla/xla_client/"
+        "xrt_computation_client.cc:1344] Non-OK-status: session.Run({tensorflow::Output(result, "
+        "0)}, &outputs) status: UNAVAILABLE: Failed to connect to client mesh master: "
+        "t1v-n-1234-w-0.us-central2-b.c.proj.internal:8477\n",
+        "I0501 10:00:00.000000 mesh_service.cc:312] Connected to mesh master "
+        "t1v-n-1234-w-0:8477\n"),
+    "container-toolkit-driver-error": (
+        "docker: Error response from daemon: OCI runtime create failed: container_linux.go:345: "
+        "starting container process caused \"process_linux.go:430: container init caused "
+        "\\\"process_linux.go:413: running prestart hook 1 caused \\\\\\\"error running hook: exit "
+        "status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: "
+        "failed to process request\\\\\\\\n\\\\\\\"\\\"\": unknown.\n",
+        "nvidia-container-cli: initialization: driver 550.54.15 loaded, request processed\n"),
+    # the Kubeflow training operator's event (kubectl describe pytorchjob)
+    "kubeflow-replica-failed": (
+        "Events:\n  Type     Reason            Age  From                   Message\n  Warning  "
+        "PyTorchJobFailed  2m   pytorchjob-controller  PyTorchJob pytorch-dist-mnist is failed "
+        "because 1 Master replica(s) failed.\n",
+        "  Normal   PyTorchJobSucceeded  2m  pytorchjob-controller  PyTorchJob pytorch-dist-mnist "
+        "is successfully completed.\n"),
     "cublas-execution-failed": (
         TRACE + "    output = model(images)\nRuntimeError: CUDA error: "
         "CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, k, "
@@ -4205,9 +4278,12 @@ def test_a_local_gloo_peer_that_refused_is_no_hostname_problem():
 
 
 @pytest.mark.parametrize(("text", "rule_id"), [
-    # the libraries' own words for a job that sees no GPU
-    (TRACE + "ValueError: fp16 mixed precision requires a GPU (not 'mps').\n",
+    # the libraries' own words for a job that sees no GPU (on a Mac, "(not 'mps')", the GPU
+    # is there: mps-fp16-unsupported)
+    (TRACE + "ValueError: fp16 mixed precision requires a GPU (not 'cpu').\n",
      "torch-without-cuda"),
+    (TRACE + "ValueError: fp16 mixed precision requires a GPU (not 'mps').\n",
+     "mps-fp16-unsupported"),
     (TRACE + "lightning.fabric.utilities.exceptions.MisconfigurationException: No supported gpu "
      "backend found!\n", "torch-without-cuda"),
     (TRACE + "MisconfigurationException: `CUDAAccelerator` can not run on your system since the "

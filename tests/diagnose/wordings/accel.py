@@ -138,6 +138,40 @@ WORDINGS = [
      "calling xmp.spawn.\n", "xla-device-before-spawn"),
     ("Exception in device=TPU:0: Cannot replicate if number of devices (1) is different from 8\n",
      "xla-device-before-spawn"),
+    # torch's MPS kernels (mps/OperationUtils.mm): an operand left on the CPU
+    ("  File \"/Users/me/venv/lib/python3.10/site-packages/torch/nn/modules/linear.py\", line "
+     "116, in forward\n    return F.linear(input, self.weight, self.bias)\nRuntimeError: "
+     "Placeholder storage has not been allocated on MPS device!\n", "device-mismatch"),
+    # accelerate 1.x (accelerator.py) with a torch older than 2.5 on a Mac
+    (TRACE + "ValueError: fp16 mixed precision with MPS device requires a Pytorch >= 2.5.0\n",
+     "mps-fp16-unsupported"),
+    # Metal Performance Shaders' assertions (MPSNDArray.mm), older macOS without the texture
+    # argument, and its temporary arrays
+    ("/AppleInternal/Library/BuildRoots/b11baf73/Library/Caches/com.apple.xbs/Sources/"
+     "MetalPerformanceShaders/MPSCore/Types/MPSNDArray.mm:850: failed assertion "
+     "`[MPSNDArray initWithDevice:descriptor:isTextureBacked:] Error: total bytes of NDArray > "
+     "2**32'\n[1]    13512 abort      python sample.py\n", "mps-tensor-too-large"),
+    ("/AppleInternal/Library/BuildRoots/a1b2/Library/Caches/com.apple.xbs/Sources/"
+     "MetalPerformanceShaders/MPSCore/Types/MPSNDArray.mm:706: failed assertion "
+     "`[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'\n",
+     "mps-tensor-too-large"),
+    ("failed assertion `[MPSTemporaryNDArray initWithDevice:descriptor:] Error: product of "
+     "dimension sizes > 2**31'\n", "mps-tensor-too-large"),
+    # torch 2.4 and later print the size in GiB
+    (TRACE + "RuntimeError: Invalid buffer size: 19.38 GiB\n", "mps-tensor-too-large"),
+    # torch 2.0's message names the macOS release
+    (TRACE + "RuntimeError: MPS does not support cumsum op with int64 input. Support has been "
+     "added in macOS 13.3\n", "mps-cumsum-int64"),
+    # CANN's EI0006 block alone (its reasons, then its Solution line): the log ends in it
+    ("EI0006: Getting socket times out. Reason: 1. The remote does not initiate a connect "
+     "request. some NPUs in the cluster are abnormal.    2. The remote does not initiate a "
+     "connect request because the collective communication operator is started too late or is "
+     "not started by some NPU in the cluster.\n        Solution: 1. Check the rank service "
+     "processes with other errors or no errors in the cluster.2. If this error is reported for "
+     "all NPUs, check whether the time difference between the earliest and latest errors is "
+     "greater than the connect timeout interval (120s by default). If so, adjust the timeout "
+     "interval by using the HCCL_CONNECT_TIMEOUT environment variable.\n",
+     "ascend-hccl-socket-timeout"),
 ]
 
 HEALTHY = [
@@ -154,4 +188,7 @@ HEALTHY = [
     "rocminfo: gfx1100 found; HIP runtime 6.2 initialised\n",
     "rocBLAS: using TensileLibrary for GPU arch : gfx90a\n",
     "PYTORCH_ENABLE_MPS_FALLBACK=1 set; running on mps\n",
+    "MPS: placeholder tensors allocated on MPS device (model and inputs on mps:0)\n",
+    "Metal: maxBufferLength 17.18 GB; largest NDArray 2.10 GB\n",
+    "HCCL_CONNECT_TIMEOUT=1200 set (EI0006 socket timeouts avoided on slow starts)\nstep 1 loss 2.3\n",
 ]

@@ -105,6 +105,45 @@ WORDINGS = [
      "unknown device: unknown.\n", "no-cuda-device"),
     (HOOK + "nvidia-container-cli: initialization error: nvml error: driver not loaded: "
      "unknown.\n", "nvidia-driver-not-loaded"),
+    # the NGC images' entrypoint (nvidia_entrypoint.sh): its banner alone, and with cuInit's
+    # 803 beneath it (the driver's mismatch is the banner's consequence here)
+    ("ERROR: This container was built for NVIDIA Driver Release 530.30 or later, but\n"
+     "       version 470.182.03 was detected and compatibility mode is UNAVAILABLE.\n",
+     "container-cuda-too-new"),
+    ("ERROR: This container was built for NVIDIA Driver Release 530.30 or later, but\n"
+     "       version 470.182.03 was detected and compatibility mode is UNAVAILABLE.\n\n"
+     "       [[System has unsupported display driver / cuda driver combination "
+     "(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH) cuInit()=803]]\n", "container-cuda-too-new"),
+    ("ERROR: This container was built for NVIDIA Driver Release 530.30 or later, but\n"
+     "       version 470.182.03 was detected and compatibility mode is UNAVAILABLE.\n\n"
+     "       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]\n\nroot@abc:/workspace# "
+     "python train.py\nTraceback (most recent call last):\n  File \"train.py\", line 9, in "
+     "<module>\n    model.cuda()\nRuntimeError: Found no NVIDIA driver on your system. Please "
+     "check that you have an NVIDIA GPU and installed a driver\n", "container-cuda-too-new"),
+    # libnvidia-container: the ldcache step with Debian's ldconfig path missing
+    (HOOK + "nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such "
+     "file or directory: unknown.\n", "container-toolkit-ldconfig-path"),
+    # libnvidia-container's legacy hook on cgroup v2, its other failure
+    (HOOK + "nvidia-container-cli: mount error: failed to add device rules: unable to generate "
+     "new device filter program from existing programs: unable to create new device filters "
+     "program: load program: invalid argument: unknown\n", "container-toolkit-cgroup-device-rules"),
+    # newer libnvidia-container: "driver rpc error"
+    ("nvidia-container-cli: initialization error: driver rpc error: failed to process request: "
+     "unknown.\n", "container-toolkit-driver-error"),
+    # AWS ParallelCluster's Slurm resume (CreateFleet)
+    ("2024-03-01 10:00:00,000 - [slurm_plugin.instance_manager:_launch_instances] - ERROR - "
+     "Failed to launch instances due to limited EC2 capacity: Error in CreateFleet request "
+     "(a1b2c3): InsufficientInstanceCapacity - We currently do not have sufficient "
+     "p5.48xlarge capacity in the Availability Zone you requested (us-east-2b).\n",
+     "cloud-no-capacity"),
+    # the Kubeflow training operator's condition (kubectl get pytorchjob -o yaml)
+    ("  - lastTransitionTime: \"2024-05-02T10:11:12Z\"\n    message: PyTorchJob "
+     "default/bert-ddp is failed because 2 Worker replica(s) failed.\n    reason: "
+     "PyTorchJobFailed\n    status: \"True\"\n    type: Failed\n", "kubeflow-replica-failed"),
+    # the kubelet's admission when the device plugin lost a GPU
+    ("  Warning  UnexpectedAdmissionError  3m  kubelet  Allocate failed due to device plugin "
+     "GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = nvml: GPU "
+     "is lost, which is unexpected\n", "k8s-gpu-allocate-failed"),
 ]
 
 HEALTHY = [
@@ -120,4 +159,10 @@ HEALTHY = [
     "Resource temporarily unavailable, retrying lock on /data/.lock (attempt 1)\n",
     "Generating CDI specification for nvidia.com/gpu=all\n",
     "nvidia-container-cli: requirement check ok; devices: 0,1,2,3\n",
+    "NOTE: Legacy NVIDIA Driver detected.  Compatibility mode ENABLED.\n",
+    "NOTE: CUDA Forward Compatibility mode ENABLED.\n  Using CUDA 12.4 driver version 550.54.15 "
+    "with kernel driver version 535.161.08.\n",
+    "    message: PyTorchJob default/bert-ddp is successfully completed.\n    reason: "
+    "PyTorchJobSucceeded\n",
+    "Requested 2 x p4d.24xlarge; EC2 capacity available in us-east-1b\n",
 ]
