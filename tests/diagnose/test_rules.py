@@ -2791,6 +2791,37 @@ CASES: dict[str, tuple[str, str]] = {
         " in <module>\n    class TENorm(te.pytorch.LayerNorm):\nAttributeError: module "
         "'transformer_engine' has no attribute 'pytorch'\n",
         "transformer_engine 2.4.0: transformer_engine.pytorch loaded\n"),
+    "triton-pointer-not-accessible": (
+        TRACE + "  File \"/venv/lib/python3.12/site-packages/triton/backends/nvidia/driver.py\","
+        " line 529, in __call__\n    self.launch(gridX, gridY, gridZ, stream, function, "
+        "self.launch_cooperative_grid, global_scratch, *args)\nValueError: Pointer argument "
+        "(at 0) cannot be accessed from Triton (cpu tensor?)\n",
+        "Triton kernel arguments: pointer argument at 0 on cuda:0\n"),
+    "triton-passmanager-failed": (
+        TRACE + "    res2 = jit_func(x)\ntorch._dynamo.exc.BackendCompilerFailed: "
+        "backend='inductor' raised:\nRuntimeError: PassManager::run failed\n",
+        "PassManager: 42 passes run on triton_poi_fused_add_0\n"),
+    "inductor-no-valid-choices": (
+        TRACE + "    out = model(x)\ntorch._dynamo.exc.BackendCompilerFailed: backend='inductor' "
+        "raised:\nLoweringException: NoValidChoicesError: No choices to select, please consider "
+        "adding ATEN into max_autotune_gemm_backends config (defined in torch/_inductor/"
+        "config.py) to allow at least one choice.\n  target: flex_attention\n",
+        "Autotune Choices Stats: 12 choices to select, best triton_mm_4 0.0123 ms\n"),
+    "inductor-compile-worker-died": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/_inductor/async_compile.py\", "
+        "line 265, in wait\n    raise RuntimeError(\nRuntimeError: A compilation subprocess "
+        "exited unexpectedly. This is likely due to a crash. To facilitate debugging, you can "
+        "re-run with TORCHINDUCTOR_COMPILE_THREADS=1 to cause compilation to occur in the main "
+        "process.\n",
+        "Inductor: starting 32 compilation subprocesses (TORCHINDUCTOR_COMPILE_THREADS=32)\n"),
+    "dtensor-sharding-propagation-failed": (
+        "RuntimeError: ('Attempted to flatten sharded dimension 1, ', 'but only the leftmost dim "
+        "of a Flatten can be sharded.')\n\nThe above exception was the direct cause of the "
+        "following exception:\n\n" + TRACE + "    h = h.view(b, s, -1)\nRuntimeError: Sharding "
+        "propagation failed for Op(op=aten.view.default, args_schema=Spec((Replicate(), "
+        "Shard(dim=0), Shard(dim=1), Shard(dim=2)) on (8, 8, 4)), [64, 4] @ mesh: (1, 2, 2, 2))"
+        "\n",
+        "Sharding propagation cache hit for Op(op=aten.view.default)\n"),
     "spawned-worker-broken-pipe": (
         TRACE + "    for i, (images, target) in enumerate(train_loader):\n  File "
         "\"C:\\\\Python38\\\\lib\\\\multiprocessing\\\\reduction.py\", line 60, in dump\n"
