@@ -2887,6 +2887,94 @@ CASES: dict[str, tuple[str, str]] = {
         "'/models/llama/pytorch_model-00002-of-00002.bin'. If you tried to load a PyTorch "
         "model from a TF 2.0 checkpoint, please set from_tf=True.\n",
         "Loading weights from pytorch checkpoint file /models/llama/pytorch_model.bin: done\n"),
+    "te-fp8-shape-indivisible": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/transformer_engine/pytorch/"
+        "module/linear.py\", line 112, in forward\n    assert_dim_for_fp8_exec(inputmat)\n  "
+        "File \"/usr/local/lib/python3.10/dist-packages/transformer_engine/pytorch/utils.py\", "
+        "line 253, in assert_dim_for_fp8_exec\n    assert check_dim_for_fp8_exec(tensor), (\n"
+        "AssertionError: FP8 execution requires 2D input matrices with height divisible by 8 "
+        "and width divisible by 16, but got tensor with dims=[896, 712]\n",
+        "FP8 recipe: DelayedScaling(margin=0, fp8_format=HYBRID, amax_history_len=1024)\n"),
+    "triton-ldconfig-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/triton/common/build.py\", "
+        "line 21, in libcuda_dirs\n    libs = subprocess.check_output([\"/sbin/ldconfig\", "
+        "\"-p\"]).decode()\n  File \"/opt/conda/lib/python3.10/subprocess.py\", line 1863, in "
+        "_execute_child\n    raise child_exception_type(errno_num, err_msg, err_filename)\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: '/sbin/ldconfig'\n",
+        "ldconfig: /usr/lib/x86_64-linux-gnu/libcuda.so.1 is a symbolic link\n"),
+    "triton-ptxas-missing": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/triton/backends/nvidia/compiler.py\","
+        " line 31, in _path_to_binary\n    raise RuntimeError(f\"Cannot find {binary}\")\n"
+        "RuntimeError: Cannot find ptxas\n",
+        "ptxas info    : Compiling entry function 'triton_poi_fused_add_0' for 'sm_90a'\n"),
+    "triton-no-active-driver": (
+        TRACE + "  File \"/root/miniconda3/lib/python3.12/site-packages/triton/runtime/"
+        "driver.py\", line 8, in _create_driver\n    raise RuntimeError(f\"{len(actives)} "
+        "active drivers ({actives}). There should only be one.\")\nRuntimeError: 0 active "
+        "drivers ([]). There should only be one.\n",
+        "triton: 1 active driver (CudaDriver)\n"),
+    "triton-kernel-wrong-device": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/triton/compiler/compiler.py\", "
+        "line 376, in _init_handles\n    mod, func, n_regs, n_spills = cuda_utils.load_binary"
+        "(self.metadata[\"name\"], self.asm[\"cubin\"], self.shared, device)\nRuntimeError: "
+        "Triton Error [CUDA]: context is destroyed\n",
+        "Triton kernel cache hit for device cuda:1 (context created)\n"),
+    "dtensor-cross-mesh": (
+        "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/workspace/train.py\", "
+        "line 210, in <module>\n[rank0]:     optimizer.step()\n[rank0]: NotImplementedError: "
+        "aten._foreach_mul_.Scalar: DTensor does not support cross-mesh operation yet!Got "
+        "meshes: DeviceMesh('cuda', [[0, 1], [2, 3]], mesh_dim_names=('dp', 'tp')) "
+        "DeviceMesh('cuda', [1, 3], mesh_dim_names=('dp',))\n",
+        "[rank0]: DeviceMesh('cuda', [[0, 1], [2, 3]], mesh_dim_names=('dp', 'tp')) created\n"),
+    "sequence-parallel-length-indivisible": (
+        TRACE + "  File \"/workspace/Megatron-LM/megatron/core/tensor_parallel/mappings.py\", "
+        "line 245, in forward\n    return _split_along_first_dim(input_)\n  File "
+        "\"/workspace/Megatron-LM/megatron/core/tensor_parallel/mappings.py\", line 58, in "
+        "_split_along_first_dim\n    assert (\nAssertionError: First dimension of the tensor "
+        "should be divisible by tensor parallel size\n",
+        " sequence_parallel ............................... True\n"),
+    "te-flash-attn-version-unsupported": (
+        TRACE + "  File \"/usr/local/lib/python3.12/dist-packages/transformer_engine/pytorch/"
+        "attention/dot_product_attention/utils.py\", line 118, in <module>\n    raise "
+        "ValueError(\nValueError: Supported flash-attn versions are >= 2.1.1, <= 2.7.4.post1. "
+        "Found flash-attn 2.8.3.\n",
+        "Successfully installed flash-attn-2.7.4.post1\n"),
+    "te-pytorch-extension-missing": (
+        TRACE + "  File \"/workspace/megatron/core/extensions/transformer_engine.py\", line 60,"
+        " in <module>\n    class TENorm(te.pytorch.LayerNorm):\nAttributeError: module "
+        "'transformer_engine' has no attribute 'pytorch'\n",
+        "transformer_engine 2.4.0: transformer_engine.pytorch loaded\n"),
+    "triton-pointer-not-accessible": (
+        TRACE + "  File \"/venv/lib/python3.12/site-packages/triton/backends/nvidia/driver.py\","
+        " line 529, in __call__\n    self.launch(gridX, gridY, gridZ, stream, function, "
+        "self.launch_cooperative_grid, global_scratch, *args)\nValueError: Pointer argument "
+        "(at 0) cannot be accessed from Triton (cpu tensor?)\n",
+        "Triton kernel arguments: pointer argument at 0 on cuda:0\n"),
+    "triton-passmanager-failed": (
+        TRACE + "    res2 = jit_func(x)\ntorch._dynamo.exc.BackendCompilerFailed: "
+        "backend='inductor' raised:\nRuntimeError: PassManager::run failed\n",
+        "PassManager: 42 passes run on triton_poi_fused_add_0\n"),
+    "inductor-no-valid-choices": (
+        TRACE + "    out = model(x)\ntorch._dynamo.exc.BackendCompilerFailed: backend='inductor' "
+        "raised:\nLoweringException: NoValidChoicesError: No choices to select, please consider "
+        "adding ATEN into max_autotune_gemm_backends config (defined in torch/_inductor/"
+        "config.py) to allow at least one choice.\n  target: flex_attention\n",
+        "Autotune Choices Stats: 12 choices to select, best triton_mm_4 0.0123 ms\n"),
+    "inductor-compile-worker-died": (
+        TRACE + "  File \"/venv/lib/python3.11/site-packages/torch/_inductor/async_compile.py\", "
+        "line 265, in wait\n    raise RuntimeError(\nRuntimeError: A compilation subprocess "
+        "exited unexpectedly. This is likely due to a crash. To facilitate debugging, you can "
+        "re-run with TORCHINDUCTOR_COMPILE_THREADS=1 to cause compilation to occur in the main "
+        "process.\n",
+        "Inductor: starting 32 compilation subprocesses (TORCHINDUCTOR_COMPILE_THREADS=32)\n"),
+    "dtensor-sharding-propagation-failed": (
+        "RuntimeError: ('Attempted to flatten sharded dimension 1, ', 'but only the leftmost dim "
+        "of a Flatten can be sharded.')\n\nThe above exception was the direct cause of the "
+        "following exception:\n\n" + TRACE + "    h = h.view(b, s, -1)\nRuntimeError: Sharding "
+        "propagation failed for Op(op=aten.view.default, args_schema=Spec((Replicate(), "
+        "Shard(dim=0), Shard(dim=1), Shard(dim=2)) on (8, 8, 4)), [64, 4] @ mesh: (1, 2, 2, 2))"
+        "\n",
+        "Sharding propagation cache hit for Op(op=aten.view.default)\n"),
     "spawned-worker-broken-pipe": (
         TRACE + "    for i, (images, target) in enumerate(train_loader):\n  File "
         "\"C:\\\\Python38\\\\lib\\\\multiprocessing\\\\reduction.py\", line 60, in dump\n"

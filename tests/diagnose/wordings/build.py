@@ -160,6 +160,22 @@ WORDINGS = [
     (TRACE + "FileNotFoundError: Cannot find DGL C++ graphbolt library at /venv/lib/python3.12/"
      "site-packages/dgl/graphbolt/libgraphbolt_pytorch_2.9.0.so\n", "extension-abi-mismatch"),
     (TRACE + "ImportError: Cannot load Graphbolt C++ library\n", "extension-abi-mismatch"),
+    # Triton 3.x language/semantic.py: an FP8 (e4m3) cast or load compiled for a GPU below
+    # sm_89, inside the CompilationError block that torch.compile, vLLM and SGLang show
+    ("triton.compiler.errors.CompilationError: at 1:0:\ndef triton_poi_fused__to_copy_0("
+     "in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n^\nValueError(\"type fp8e4nv not "
+     "supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\")\n",
+     "fp8-gpu-too-old"),
+    # Triton 3.x runtime/cache.py: the compiled kernel read back from a cache folder another
+    # node rewrote (torch 2.6 InductorError wrapping it)
+    ("[rank6]: torch._inductor.exc.InductorError: FileNotFoundError: [Errno 2] No such file or "
+     "directory: '/home1/user/triton_cache_255441/E5DAZZK6P4ZXQ3VKJPNIEWZ7P4HLUH2VX7O2QO7USGHM5X"
+     "QCLM6A/triton_red_fused_arange_bitwise_and_eq_ge_index_permute_sum_view_0.hsaco'\n",
+     "inductor-cache-race"),
+    # cuDNN 9 ships its engines as split libraries; TransformerEngine's core library (and
+    # torch's cuDNN wheel users) load them by name
+    (TRACE + "OSError: libcudnn_adv.so.9: cannot open shared object file: No such file or "
+     "directory\n", "cuda-runtime-library-missing"),
 ]
 
 

@@ -244,6 +244,16 @@ WORDINGS = [
      "grad-scaler-no-grads"),
     (raised("scaler.step(optimizer)", "ValueError: Attempting to unscale FP16 gradients."),
      "amp-fp16-params"),
+    # megatron/core/tensor_parallel/layers.py (ColumnParallelLinear.__init__, core 0.5 ..):
+    # --gradient-accumulation-fusion (on by default) and no apex CUDA extension
+    (raised("super().__init__(",
+            "RuntimeError: ColumnParallelLinear was called with gradient_accumulation_fusion "
+            "set to True but the custom CUDA extension fused_weight_gradient_mlp_cuda module is "
+            "not found. To use gradient_accumulation_fusion you must install APEX with "
+            "--cpp_ext and --cuda_ext. For example: pip install --global-option=\"--cpp_ext\" "
+            "--global-option=\"--cuda_ext .\" Note that the extension requires CUDA>=11. "
+            "Otherwise, you must turn off gradient accumulation fusion."),
+     "apex-without-extensions"),
 ]
 
 

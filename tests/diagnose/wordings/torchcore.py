@@ -335,6 +335,11 @@ WORDINGS = [
     # listens on sockets (nodes on different transports)
     ("user:16899:16961 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 4 != 3\n"
      "user:16899:16961 [0] NCCL INFO misc/socket.cc:561 -> 3\n", "nccl-network"),
+    # torch 1.x distributed_c10d.py new_group: its rank check with a doubled article
+    (TRACE + "  File \"/venv/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py\", "
+     "line 3321, in new_group\n    raise RuntimeError(\nRuntimeError: The new group's rank "
+     "should be within the the world_size set by init_process_group\n",
+     "device-mesh-too-big"),
 ]
 
 HEALTHY = [
