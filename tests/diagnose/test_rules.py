@@ -2848,6 +2848,68 @@ CASES: dict[str, tuple[str, str]] = {
         "basic_filebuf::underflow error reading the file\n" + TRACE + "RuntimeError: "
         "DataLoader worker (pid 2477) is killed by signal: Aborted. \n",
         "DataLoader worker (pid 2477) started; 8 workers, signal handlers set\n"),
+    # Pillow 7+ PIL/Image.py open, in a DataLoader worker
+    "image-unidentified": (
+        "PIL.UnidentifiedImageError: Caught UnidentifiedImageError in DataLoader worker process "
+        "0.\nOriginal Traceback (most recent call last):\n  File \"/venv/lib/python3.8/site-"
+        "packages/PIL/Image.py\", line 2895, in open\n    raise UnidentifiedImageError(\nPIL."
+        "UnidentifiedImageError: cannot identify image file <_io.BytesIO object at "
+        "0x7fe11bd4ddb0>\n",
+        "identify: 12000 image files checked, 0 unreadable\n"),
+    # datasets utils/info_utils.py verify_splits
+    "datasets-split-sizes-differ": (
+        "  File \"/venv/lib/python3.10/site-packages/datasets/utils/info_utils.py\", line 100, "
+        "in verify_splits\n    raise NonMatchingSplitsSizesError(str(bad_splits))\ndatasets."
+        "utils.info_utils.NonMatchingSplitsSizesError: [{'expected': SplitInfo(name='test', "
+        "num_bytes=1305088, num_examples=4358, shard_lengths=None, dataset_name=None), "
+        "'recorded': SplitInfo(name='test', num_bytes=5176698, num_examples=17432, "
+        "shard_lengths=None, dataset_name='parquet')}]\n",
+        "SplitInfo(name='test', num_examples=4358) verified against the recorded sizes\n"),
+    # torch/multiprocessing/reductions.py reduce_storage (torch 1.x: no errno in the line)
+    "torch-shm-open-failed": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.6/multiprocessing/"
+        "queues.py\", line 234, in _feed\n    obj = _ForkingPickler.dumps(obj)\n  File \"/venv/"
+        "lib/python3.6/site-packages/torch/multiprocessing/reductions.py\", line 306, in "
+        "reduce_storage\n    metadata = storage._share_filename_()\nRuntimeError: unable to open "
+        "shared memory object </torch_1732_663421693> in read-write mode\n",
+        "sharing strategy file_system: shared memory object </torch_1732_663421693> opened\n"),
+    # torch/lib/libshm/core.cpp (the manager's own loader error above it)
+    "torch-shm-manager-failed": (
+        "torch_shm_manager: error while loading shared libraries: libcudart.so.10.0: cannot open "
+        "shared object file: No such file or directory\nTraceback (most recent call last):\n"
+        "  File \"/venv/lib/python3.6/site-packages/torch/multiprocessing/reductions.py\", line "
+        "314, in reduce_storage\n    metadata = storage._share_filename_()\nRuntimeError: error "
+        "executing torch_shm_manager at \"/venv/lib/python3.6/site-packages/torch/bin/torch_shm_"
+        "manager\" at /pytorch/torch/lib/libshm/core.cpp:99\n",
+        "torch_shm_manager at /venv/lib/python3.6/site-packages/torch/bin started (pid 4410)\n"),
+    # Python's sqlite3 module (a store written by every rank)
+    "sqlite-database-locked": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/optuna/storages/_rdb/storage.py\", "
+        "line 1237, in _create_scoped_session\n    session.commit()\nsqlite3.OperationalError: "
+        "database is locked\n",
+        "sqlite database unlocked after 0.4 s (journal_mode=wal)\n"),
+    # h5py _selector.pyx reading a deflate-compressed dataset in a DataLoader worker
+    "hdf5-read-failed": (
+        "OSError: Caught OSError in DataLoader worker process 0.\nOriginal Traceback (most recent "
+        "call last):\n  File \"/venv/lib/python3.8/site-packages/h5py/_hl/dataset.py\", line 758, "
+        "in __getitem__\n    return self._fast_reader.read(args)\n  File \"h5py/_selector.pyx\", "
+        "line 376, in h5py._selector.Reader.read\nOSError: Can't read data (inflate() failed)\n",
+        "h5py: read data/train.h5 (deflate, 1200 chunks) in every worker\n"),
+    # multiprocessing/reduction.py sendfds from resource_sharer's server thread
+    "mp-handoff-bad-descriptor": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/multiprocessing/"
+        "resource_sharer.py\", line 145, in _serve\n    send(conn, destination_pid)\n  File "
+        "\"/usr/lib/python3.9/multiprocessing/reduction.py\", line 149, in sendfds\n    "
+        "sock.sendmsg([msg], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])\nOSError: [Errno 9] "
+        "Bad file descriptor\n",
+        "resource_sharer: sent 128 file descriptors to pid 4410\n"),
+    # datasets builder.py download_and_prepare
+    "datasets-not-enough-disk": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/builder.py\", line 872, in "
+        "download_and_prepare\n    raise OSError(\nOSError: Not enough disk space. Needed: 134.92 "
+        "GiB (download: 41.97 GiB, generated: 92.95 GiB, post-processed: Unknown size)\n",
+        "Downloading and preparing dataset (download: 41.97 GiB, generated: 92.95 GiB); disk "
+        "space checked\n"),
     "ray-worker-died": (
         TRACE + "    results = ray.get(futures)\nray.exceptions.ActorDiedError: The actor died "
         "unexpectedly before finishing this task.\n\tclass_name: WorkerDict\n\tactor_id: "
