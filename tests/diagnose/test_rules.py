@@ -2988,6 +2988,169 @@ CASES: dict[str, tuple[str, str]] = {
         "Supported architectures: dict_keys(['AquilaModel', 'LlamaForCausalLM'])\n",
         "INFO 05-02 10:11:12 config.py:510 Model architectures ['LlamaForCausalLM'] resolved "
         "to LlamaForCausalLM\n"),
+    # torch/csrc/autograd/engine.cpp: backward in a forked child after backward in the parent
+    "autograd-fork": (
+        "Traceback (most recent call last):\n  File \"/venv/lib/python3.9/site-packages/torch/"
+        "autograd/__init__.py\", line 226, in grad\n    return Variable._execution_engine."
+        "run_backward(\nRuntimeError: Unable to handle autograd's threading in combination "
+        "with fork-based multiprocessing. See https://github.com/pytorch/pytorch/wiki/"
+        "Autograd-and-Fork\n",
+        "multiprocessing start method: spawn (autograd ran in the parent before the pool)\n"),
+    # torch/multiprocessing/reductions.py reduce_tensor
+    "tensor-with-graph-sent-to-process": (
+        TRACE + "    queue.put(out)\n  File \"/venv/lib/python3.10/site-packages/torch/"
+        "multiprocessing/reductions.py\", line 154, in reduce_tensor\n    raise RuntimeError("
+        "\"Cowardly refusing to serialize non-leaf tensor which requires_grad, \"\nRuntimeError: "
+        "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
+        "not support crossing process boundaries.  If you just want to transfer the data, call "
+        "detach() on the tensor before serializing (e.g., putting it on the queue).\n",
+        "put 64 detached tensors on the queue (non-leaf tensors are detached first)\n"),
+    # Python 3.7 multiprocessing/reduction.py under spawn (Windows), the DataLoader's dataset
+    "pickle-over-4gib-to-process": (
+        "  File \"C:\\\\Anaconda3\\\\lib\\\\site-packages\\\\torch\\\\utils\\\\data\\\\dataloader.py\", "
+        "line 278, in __iter__\n    return _MultiProcessingDataLoaderIter(self)\n  File "
+        "\"C:\\\\Anaconda3\\\\lib\\\\multiprocessing\\\\reduction.py\", line 60, in dump\n"
+        "    ForkingPickler(file, protocol).dump(obj)\nOverflowError: cannot serialize a bytes "
+        "object larger than 4 GiB\n",
+        "dataset of 5.2 GiB loaded in memory; workers started with fork\n"),
+    # Python 3.6 multiprocessing/connection.py _send_bytes (a 32-bit length header)
+    "mp-message-over-2gib": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.6/multiprocessing/"
+        "queues.py\", line 240, in _feed\n    send_bytes(obj)\n  File \"/usr/lib/python3.6/"
+        "multiprocessing/connection.py\", line 393, in _send_bytes\n    header = struct.pack("
+        "\"!i\", n)\nstruct.error: 'i' format requires -2147483648 <= number <= 2147483647\n",
+        "batch of 1.9 GiB sent through the worker queue\n"),
+    # DALI 0.2x (mixed ImageDecoder) through its TensorFlow plugin
+    "dali-decoder-gpu-memory": (
+        "tensorflow.python.framework.errors_impl.InternalError: DALI daliShareOutput(&pipeline_"
+        "handle_) failed: Critical error in pipeline:\nError when executing Mixed operator "
+        "ImageDecoder encountered:\nCan't allocate 129499136 bytes on device 0.\nCurrent "
+        "pipeline object is no longer valid. [Op:IteratorGetNext]\n",
+        "DALI pipeline built: ImageDecoder (mixed), device_memory_padding 211025920 bytes\n"),
+    # Python's OSError on a dead FUSE mount (gcsfuse under a CSI driver)
+    "fuse-mount-disconnected": (
+        TRACE + "  File \"/usr/local/lib/python3.11/pathlib.py\", line 1116, in mkdir\n"
+        "    os.mkdir(self, mode)\nOSError: [Errno 107] Transport endpoint is not connected: "
+        "'/mnt/gcs/runs/exp1/checkpoints'\n",
+        "gcsfuse mounted bucket runs at /mnt/gcs (transport: http, connected)\n"),
+    # shutil.rmtree of multiprocessing's temp dir at exit, TMPDIR on NFS
+    "nfs-silly-rename-busy": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.7/multiprocessing/util.py"
+        "\", line 265, in _run_finalizers\n    finalizer()\n  File \"/usr/lib/python3.7/shutil.py"
+        "\", line 447, in _rmtree_safe_fd\n    os.unlink(entry.name, dir_fd=topfd)\nOSError: "
+        "[Errno 16] Device or resource busy: '.nfs00000000160c011a00063458'\n",
+        "removed /home/u/tmp/pymp-3k2l9x (left .nfs00000000160c011a00063458 until closed)\n"),
+    # Pillow PIL/ImageFile.py ImageFile.load, in a DataLoader worker
+    "image-file-truncated": (
+        "OSError: Caught OSError in DataLoader worker process 0.\nOriginal Traceback (most recent "
+        "call last):\n  File \"/venv/lib/python3.7/site-packages/PIL/ImageFile.py\", line 249, in "
+        "load\n    \"(%d bytes not processed)\" % len(b)\nOSError: image file is truncated (43 "
+        "bytes not processed)\n",
+        "ImageFile.LOAD_TRUNCATED_IMAGES = True: 3 image files were truncated and padded\n"),
+    # Pillow 5.0+ PIL/Image.py _decompression_bomb_check
+    "image-too-many-pixels": (
+        TRACE + "  File \"/venv/lib/python3.6/site-packages/PIL/Image.py\", line 2507, in "
+        "_decompression_bomb_check\n    (pixels, 2 * MAX_IMAGE_PIXELS))\nPIL.Image."
+        "DecompressionBombError: Image size (220332032 pixels) exceeds limit of 178956970 "
+        "pixels, could be decompression bomb DOS attack.\n",
+        "Image.MAX_IMAGE_PIXELS = None; largest image 220332032 pixels\n"),
+    # OpenCV 4.x imgproc color.cpp CV_Assert (cv2.imread returned None)
+    "opencv-image-not-read": (
+        TRACE + "    img = cv2.cvtColor(img, cv2.COLOR_BGR2RGB)\ncv2.error: OpenCV(4.5.3) /io/"
+        "opencv/modules/imgproc/src/color.cpp:182: error: (-215:Assertion failed) "
+        "!_src.empty() in function 'cvtColor'\n",
+        "cv2.imread read 11800 images; none empty\n"),
+    # datasets arrow_writer.py write_table (pyarrow's combine_chunks)
+    "arrow-offset-overflow": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/arrow_writer.py\", line "
+        "583, in write_table\n    pa_table = pa_table.combine_chunks()\n  File \"pyarrow/"
+        "error.pxi\", line 91, in pyarrow.lib.check_status\npyarrow.lib.ArrowInvalid: offset "
+        "overflow while concatenating arrays\n",
+        "Map (num_proc=8, writer_batch_size=100): offsets of large_string column pixel_values\n"),
+    # tokenizers (PyO3) through transformers' tokenization_utils_fast.py
+    "tokenizer-shared-across-threads": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/tokenization_utils_"
+        "fast.py\", line 368, in set_truncation_and_padding\n    self._tokenizer.no_truncation()"
+        "\nRuntimeError: Already borrowed\n",
+        "tokenizer already borrowed by thread 2; each thread now loads its own copy\n"),
+    # OpenBLAS driver/others (its compiled NUM_THREADS)
+    "openblas-thread-cap": (
+        "OpenBLAS : Program will terminate because you tried to start too many threads.\n",
+        "OpenBLAS: using 8 threads (OPENBLAS_NUM_THREADS=8); too many threads avoided\n"),
+    # multiprocessing/connection.py Listener (DataLoader's resource_sharer) and Ray's sockets
+    "unix-socket-path-too-long": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/multiprocessing/"
+        "resource_sharer.py\", line 126, in _start\n    self._listener = Listener(authkey="
+        "process.current_process().authkey)\nOSError: AF_UNIX path too long\n",
+        "TMPDIR=/tmp; AF_UNIX sockets under /tmp/pymp-3k2l9x (path length 38)\n"),
+    # torch's DataLoader SIGCHLD handler, a worker that called abort()
+    "dataloader-worker-aborted": (
+        "terminate called after throwing an instance of 'std::runtime_error'\n  what():  "
+        "basic_filebuf::underflow error reading the file\n" + TRACE + "RuntimeError: "
+        "DataLoader worker (pid 2477) is killed by signal: Aborted. \n",
+        "DataLoader worker (pid 2477) started; 8 workers, signal handlers set\n"),
+    # Pillow 7+ PIL/Image.py open, in a DataLoader worker
+    "image-unidentified": (
+        "PIL.UnidentifiedImageError: Caught UnidentifiedImageError in DataLoader worker process "
+        "0.\nOriginal Traceback (most recent call last):\n  File \"/venv/lib/python3.8/site-"
+        "packages/PIL/Image.py\", line 2895, in open\n    raise UnidentifiedImageError(\nPIL."
+        "UnidentifiedImageError: cannot identify image file <_io.BytesIO object at "
+        "0x7fe11bd4ddb0>\n",
+        "identify: 12000 image files checked, 0 unreadable\n"),
+    # datasets utils/info_utils.py verify_splits
+    "datasets-split-sizes-differ": (
+        "  File \"/venv/lib/python3.10/site-packages/datasets/utils/info_utils.py\", line 100, "
+        "in verify_splits\n    raise NonMatchingSplitsSizesError(str(bad_splits))\ndatasets."
+        "utils.info_utils.NonMatchingSplitsSizesError: [{'expected': SplitInfo(name='test', "
+        "num_bytes=1305088, num_examples=4358, shard_lengths=None, dataset_name=None), "
+        "'recorded': SplitInfo(name='test', num_bytes=5176698, num_examples=17432, "
+        "shard_lengths=None, dataset_name='parquet')}]\n",
+        "SplitInfo(name='test', num_examples=4358) verified against the recorded sizes\n"),
+    # torch/multiprocessing/reductions.py reduce_storage (torch 1.x: no errno in the line)
+    "torch-shm-open-failed": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.6/multiprocessing/"
+        "queues.py\", line 234, in _feed\n    obj = _ForkingPickler.dumps(obj)\n  File \"/venv/"
+        "lib/python3.6/site-packages/torch/multiprocessing/reductions.py\", line 306, in "
+        "reduce_storage\n    metadata = storage._share_filename_()\nRuntimeError: unable to open "
+        "shared memory object </torch_1732_663421693> in read-write mode\n",
+        "sharing strategy file_system: shared memory object </torch_1732_663421693> opened\n"),
+    # torch/lib/libshm/core.cpp (the manager's own loader error above it)
+    "torch-shm-manager-failed": (
+        "torch_shm_manager: error while loading shared libraries: libcudart.so.10.0: cannot open "
+        "shared object file: No such file or directory\nTraceback (most recent call last):\n"
+        "  File \"/venv/lib/python3.6/site-packages/torch/multiprocessing/reductions.py\", line "
+        "314, in reduce_storage\n    metadata = storage._share_filename_()\nRuntimeError: error "
+        "executing torch_shm_manager at \"/venv/lib/python3.6/site-packages/torch/bin/torch_shm_"
+        "manager\" at /pytorch/torch/lib/libshm/core.cpp:99\n",
+        "torch_shm_manager at /venv/lib/python3.6/site-packages/torch/bin started (pid 4410)\n"),
+    # Python's sqlite3 module (a store written by every rank)
+    "sqlite-database-locked": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/optuna/storages/_rdb/storage.py\", "
+        "line 1237, in _create_scoped_session\n    session.commit()\nsqlite3.OperationalError: "
+        "database is locked\n",
+        "sqlite database unlocked after 0.4 s (journal_mode=wal)\n"),
+    # h5py _selector.pyx reading a deflate-compressed dataset in a DataLoader worker
+    "hdf5-read-failed": (
+        "OSError: Caught OSError in DataLoader worker process 0.\nOriginal Traceback (most recent "
+        "call last):\n  File \"/venv/lib/python3.8/site-packages/h5py/_hl/dataset.py\", line 758, "
+        "in __getitem__\n    return self._fast_reader.read(args)\n  File \"h5py/_selector.pyx\", "
+        "line 376, in h5py._selector.Reader.read\nOSError: Can't read data (inflate() failed)\n",
+        "h5py: read data/train.h5 (deflate, 1200 chunks) in every worker\n"),
+    # multiprocessing/reduction.py sendfds from resource_sharer's server thread
+    "mp-handoff-bad-descriptor": (
+        "Traceback (most recent call last):\n  File \"/usr/lib/python3.9/multiprocessing/"
+        "resource_sharer.py\", line 145, in _serve\n    send(conn, destination_pid)\n  File "
+        "\"/usr/lib/python3.9/multiprocessing/reduction.py\", line 149, in sendfds\n    "
+        "sock.sendmsg([msg], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, fds)])\nOSError: [Errno 9] "
+        "Bad file descriptor\n",
+        "resource_sharer: sent 128 file descriptors to pid 4410\n"),
+    # datasets builder.py download_and_prepare
+    "datasets-not-enough-disk": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/builder.py\", line 872, in "
+        "download_and_prepare\n    raise OSError(\nOSError: Not enough disk space. Needed: 134.92 "
+        "GiB (download: 41.97 GiB, generated: 92.95 GiB, post-processed: Unknown size)\n",
+        "Downloading and preparing dataset (download: 41.97 GiB, generated: 92.95 GiB); disk "
+        "space checked\n"),
     "ray-worker-died": (
         TRACE + "    results = ray.get(futures)\nray.exceptions.ActorDiedError: The actor died "
         "unexpectedly before finishing this task.\n\tclass_name: WorkerDict\n\tactor_id: "

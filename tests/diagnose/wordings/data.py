@@ -111,6 +111,10 @@ WORDINGS = [
     # datasets 2.14.5 (builder.py as_streaming_dataset), load_dataset(..., streaming=True)
     (TRACE + "NotImplementedError: Loading a streaming dataset cached in a LocalFileSystem is "
      "not supported yet.\n", "datasets-fsspec-mismatch"),
+    # fsspec 2023.9+ (utils.py glob_translate) on the patterns of datasets < 2.14.6
+    ("  File \"/opt/conda/lib/python3.9/site-packages/fsspec/utils.py\", line 734, in "
+     "glob_translate\n    raise ValueError(\nValueError: Invalid pattern: '**' can only be an "
+     "entire path component\n", "datasets-fsspec-mismatch"),
     # --- webdataset-nodesplitter, streaming-reused-local-dir -----------------------------
     # webdataset 0.2.86 and 1.0.2 (shardlists.py single_node_only)
     (TRACE + "ValueError: you need to add an explicit nodesplitter to your input pipeline for "
@@ -118,6 +122,11 @@ WORDINGS = [
     # mosaicml-streaming 0.7.6 .. 0.11.0 (base/shared/prefix.py)
     (TRACE + "ValueError: Reused local directory: ['/tmp/mds'] vs ['/tmp/mds']. Provide a "
      "different one. If using a unique local directory, try deleting the local directory\n",
+     "streaming-reused-local-dir"),
+    # mosaicml-streaming 0.4 .. 0.11 (base/shared/prefix.py get_shm_prefix): 5 and 6 digits
+    (TRACE + "FileExistsError: [Errno 17] File exists: '/000002_locals'\n",
+     "streaming-reused-local-dir"),
+    (TRACE + "FileExistsError: [Errno 17] File exists: '/00000_epoch_shape'\n",
      "streaming-reused-local-dir"),
     # --- filesystem-no-locks -------------------------------------------------------------
     # filelock 3.12.2 .. 3.13.1 (_unix.py UnixFileLock._acquire on ENOSYS)

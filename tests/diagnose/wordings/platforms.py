@@ -90,6 +90,18 @@ WORDINGS = [
     ("OpenBLAS blas_thread_init: pthread_create failed for thread 31 of 64: Resource "
      "temporarily unavailable\nOpenBLAS blas_thread_init: RLIMIT_NPROC 4096 current, 4096 max\n",
      "thread-limit"),
+    # bash 4-5 (jobs.c make_child): fork retried, then given up, at the process limit
+    ("bash: fork: retry: Resource temporarily unavailable\nbash: fork: retry: Resource "
+     "temporarily unavailable\nbash: fork: Resource temporarily unavailable\n", "thread-limit"),
+    # Python 2.7 subprocess.py _execute_child: EAGAIN from os.fork raised as OSError
+    ("  File \"/opt/python/lib/python2.7/subprocess.py\", line 1231, in _execute_child\n"
+     "    self.pid = os.fork()\nOSError: [Errno 11] Resource temporarily unavailable\n",
+     "thread-limit"),
+    # rayon-core 1.7 registry.rs (tokenizers 0.9-0.10's thread pool): the spawn's EAGAIN
+    ("thread '<unnamed>' panicked at 'The global thread pool has not been initialized.: "
+     "ThreadPoolBuildError { kind: IOError(Os { code: 11, kind: WouldBlock, message: "
+     "\"Resource temporarily unavailable\" }) }', /github/home/.cargo/registry/src/github.com-"
+     "1ecc6299db9ec823/rayon-core-1.7.0/src/registry.rs:168:5\n", "thread-limit"),
     # container-device-interface's cache.go, through Podman, Docker 25+ and the toolkit's
     # cdi mode (kind runtime.nvidia.com/gpu)
     ("Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n",

@@ -19,6 +19,14 @@ WORDINGS = [
      "local_rank: 0 (pid: 48291) of binary: /opt/conda/envs/train/bin/python\nTraceback "
      "(most recent call last):\n",
      "collate-unequal-sizes"),
+    # torch/utils/data/_utils/collate.py collate_tensor_fn in a worker (torch 1.9 .. 2.x):
+    # the shared buffer resized to len(batch) x the first sample's shape
+    ("RuntimeError: Caught RuntimeError in DataLoader worker process 0.\nOriginal Traceback "
+     "(most recent call last):\n  File \"/venv/lib/python3.9/site-packages/torch/utils/data/"
+     "_utils/collate.py\", line 140, in default_collate\n    out = elem.new(storage)."
+     "resize_(len(batch), *list(elem.size()))\nRuntimeError: Trying to resize storage that "
+     "is not resizable\n",
+     "collate-unequal-sizes"),
     # torch/utils/data/_utils/collate.py:208  (torch 2.13.0)
     ("  File \"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", "
      "line 401, in default_collate\n    return collate(batch, "
