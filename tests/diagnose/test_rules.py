@@ -3107,13 +3107,6 @@ CASES: dict[str, tuple[str, str]] = {
         "shard_lengths=None, dataset_name='parquet')}]\n",
         "SplitInfo(name='test', num_examples=4358) verified against the recorded sizes\n"),
     # torch/multiprocessing/reductions.py reduce_storage (torch 1.x: no errno in the line)
-    "torch-shm-open-failed": (
-        "Traceback (most recent call last):\n  File \"/usr/lib/python3.6/multiprocessing/"
-        "queues.py\", line 234, in _feed\n    obj = _ForkingPickler.dumps(obj)\n  File \"/venv/"
-        "lib/python3.6/site-packages/torch/multiprocessing/reductions.py\", line 306, in "
-        "reduce_storage\n    metadata = storage._share_filename_()\nRuntimeError: unable to open "
-        "shared memory object </torch_1732_663421693> in read-write mode\n",
-        "sharing strategy file_system: shared memory object </torch_1732_663421693> opened\n"),
     # torch/lib/libshm/core.cpp (the manager's own loader error above it)
     "torch-shm-manager-failed": (
         "torch_shm_manager: error while loading shared libraries: libcudart.so.10.0: cannot open "
