@@ -3163,6 +3163,160 @@ CASES: dict[str, tuple[str, str]] = {
         "the core runtime library needs to spawn threads or create internal OS-specific "
         "events. code: 0x1008\nAborted (core dumped)\n",
         "ROCk module is loaded\nHSA System Attributes: Runtime Version 1.14\n"),
+    # Hugging Face loading, FlashAttention-2's padding guard, TRL, Unsloth, verl, vLLM in RL
+    # rollouts, Hydra, LLaMA-Factory (census of RL / post-training stacks)
+    "tokenizer-class-unknown": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
+        "tokenization_auto.py\", line 724, in from_pretrained\n    raise ValueError(\n"
+        "ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently "
+        "imported.\n",
+        "loaded tokenizer class Qwen2TokenizerFast from /models/Qwen2-7B (vocab 151643)\n"),
+    "vision-model-loaded-as-causal-lm": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
+        "auto_factory.py\", line 567, in from_pretrained\n    raise ValueError(\n"
+        "ValueError: Unrecognized configuration class <class 'transformers.models.qwen2_5_vl."
+        "configuration_qwen2_5_vl.Qwen2_5_VLConfig'> for this kind of AutoModel: "
+        "AutoModelForCausalLM.\nModel type should be one of AriaTextConfig, BambaConfig, "
+        "BartConfig, BertConfig, ...\n",
+        "loaded Qwen2_5_VLConfig with AutoModelForImageTextToText (policy and reference)\n"),
+    "flash-attn-right-padding-with-cache": (
+        TRACE + "  File \"/home/user/X-R1/src/x_r1/x_grpo_trainer.py\", line 392, in "
+        "_get_per_token_logps\n    logits = model(input_ids=input_ids, attention_mask="
+        "attention_mask).logits\n  File \"/venv/lib/python3.10/site-packages/transformers/"
+        "models/qwen2/modeling_qwen2.py\", line 655, in _update_causal_mask\n    raise "
+        "ValueError(\nValueError: You are attempting to perform batched generation with "
+        "padding_side='right' this may lead to unexpected behaviour for Flash Attention "
+        "version of Qwen2. Make sure to  call `tokenizer.padding_side  = 'left'` before "
+        "tokenizing the input.\n",
+        "attn_implementation=flash_attention_2, padding_side='left' for generation, "
+        "use_cache=False for training\n"),
+    "trl-too-old-for-processing-class": (
+        TRACE + "  File \"/home/user/dpo.py\", line 20, in dpo_training\n    trainer = "
+        "DPOTrainer(model=model, args=training_args, processing_class=tokenizer)\nTypeError: "
+        "DPOTrainer.__init__() got an unexpected keyword argument 'processing_class'\n",
+        "DPOTrainer initialised with processing_class=Qwen2TokenizerFast (trl 0.12.1)\n"),
+    "trl-sft-text-field-missing": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/trl/trainer/sft_trainer.py\", "
+        "line 270, in __init__\n    raise ValueError(\nValueError: You passed `packing=False` "
+        "to the SFTTrainer/SFTConfig, but you didn't pass a `dataset_text_field` or "
+        "`formatting_func` argument.\n",
+        "SFTConfig: packing=False, dataset_text_field='text', max_seq_length=2048\n"),
+    "trl-dpo-ref-model-with-peft": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/trl/trainer/dpo_trainer.py\", "
+        "line 219, in __init__\n    raise ValueError(\nValueError: You passed both a ref_model "
+        "and a peft_config. For training PEFT adapters with DPO there is no need to pass a "
+        "reference model. Please pass `ref_model=None` in case you want to train PEFT adapters, "
+        "or pass a ref_model with `force_use_ref_model=True` in DPOTrainer's init. if you want "
+        "to use a different ref_model.\n",
+        "DPOTrainer: peft_config given, ref_model=None (reference = base model, adapters off)\n"),
+    "trl-grpo-prompt-column-missing": (
+        TRACE + "    trainer.train()\n  File \"/usr/local/lib/python3.10/dist-packages/trl/"
+        "trainer/grpo_trainer.py\", line 583, in _prepare_inputs\n    prompts = "
+        "[x[\"prompt\"] for x in inputs]\nKeyError: 'prompt'\n",
+        "dataset columns: ['prompt', 'answer'] (remove_unused_columns=False)\n"),
+    "unsloth-grpo-without-fast-inference": (
+        TRACE + "  File \"/data/scripts/unsloth_compiled_cache/UnslothGRPOTrainer.py\", line "
+        "857, in __init__\n    self.llm = model.vllm_engine; self._last_loaded_step = 0\n"
+        "  File \"/venv/lib/python3.11/site-packages/torch/nn/modules/module.py\", line 1928, "
+        "in __getattr__\n    raise AttributeError(f\"'{type(self).__name__}' object has no "
+        "attribute '{name}'\")\nAttributeError: 'Qwen2ForCausalLM' object has no attribute "
+        "'vllm_engine'\n",
+        "Unsloth: vLLM loading /models/Qwen2.5-3B with fast_inference=True, vllm_engine ready\n"),
+    "verl-prompt-longer-than-max": (
+        "Original Traceback (most recent call last):\n  File \"/workspace/verl/verl/utils/"
+        "dataset/rl_dataset.py\", line 191, in __getitem__\n    input_ids, attention_mask = "
+        "verl_F.tokenize_and_postprocess_data(prompt=prompt_with_chat_template,\n  File "
+        "\"/workspace/verl/verl/utils/torch_functional.py\", line 295, in "
+        "tokenize_and_postprocess_data\n    raise NotImplementedError(f'{sequence_length=} is "
+        "larger than {max_length=}')\nNotImplementedError: sequence_length=1081 is larger than "
+        "max_length=1024\n",
+        "filter overlong prompts: kept 7421 of 7473 (max_length=1024)\n"),
+    "verl-reward-data-source-unknown": (
+        TRACE + "  File \"/workspace/verl/verl/workers/reward_manager/naive.py\", line 88, in "
+        "__call__\n    score = self.compute_score(\n  File \"/workspace/verl/verl/utils/"
+        "reward_score/__init__.py\", line 106, in default_compute_score\n    raise "
+        "NotImplementedError(f\"Reward function is not implemented for {data_source=}\")\n"
+        "NotImplementedError: Reward function is not implemented for data_source=''\n",
+        "reward function for data_source='openai/gsm8k': gsm8k.compute_score\n"),
+    "verl-data-not-preprocessed": (
+        "ray.exceptions.RayTaskError(KeyError): ray::TaskRunner.run() (pid=221840, ip=172.31."
+        "45.209)\n  File \"/workspace/verl/verl/trainer/ppo/ray_trainer.py\", line 627, in "
+        "_validate\n    result = self.val_reward_fn(test_batch, return_dict=True)\n  File "
+        "\"/workspace/verl/verl/workers/reward_manager/naive.py\", line 70, in __call__\n"
+        "    ground_truth = data_item.non_tensor_batch[\"reward_model\"][\"ground_truth\"]\n"
+        "KeyError: 'reward_model'\n",
+        "dataset columns: data_source, prompt, ability, reward_model, extra_info\n"),
+    "verl-micro-batch-size-unset": (
+        TRACE + "  File \"/workspace/verl/verl/trainer/main_ppo.py\", line 64, in run\n"
+        "    check_mutually_exclusive(config.actor_rollout_ref.actor.ppo_micro_batch_size,\n"
+        "ValueError: [actor] Please set at least one of 'actor.ppo_micro_batch_size' or "
+        "'actor.ppo_micro_batch_size_per_gpu'.\n",
+        "actor.ppo_micro_batch_size_per_gpu=4 (ppo_micro_batch_size unset: deprecated)\n"),
+    "verl-vllm-version-unsupported": (
+        TRACE + "  File \"/workspace/verl/verl/third_party/vllm/__init__.py\", line 49, in "
+        "<module>\n    raise ValueError(\nValueError: vllm version 0.6.3.post1 not supported. "
+        "Currently supported versions are 0.3.1, 0.4.2, 0.5.4, 0.6.3 and 0.7.0+\n",
+        "vllm version 0.6.3 found: using verl.third_party.vllm.vllm_v_0_6_3\n"),
+    "vllm-batched-tokens-below-model-len": (
+        "(main_task pid=3523385)   File \"/usr/local/lib/python3.10/dist-packages/vllm/"
+        "config.py\", line 1178, in _verify_args\n(main_task pid=3523385)     raise ValueError(\n"
+        "(main_task pid=3523385) ValueError: max_num_batched_tokens (8192) is smaller than "
+        "max_model_len (9216). This effectively limits the maximum sequence length to "
+        "max_num_batched_tokens and makes vLLM reject longer sequences. Please increase "
+        "max_num_batched_tokens or decrease max_model_len.\n",
+        "INFO config.py:1208 Chunked prefill is enabled with max_num_batched_tokens=8192.\n"),
+    "vllm-v1-engine-internals": (
+        "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/usr/local/lib/"
+        "python3.10/dist-packages/trl/trainer/grpo_trainer.py\", line 755, in "
+        "_move_model_to_vllm\n[rank0]:     llm_model = self.llm.llm_engine.model_executor."
+        "driver_worker.model_runner.model\n[rank0]: AttributeError: 'LLMEngine' object has no "
+        "attribute 'model_executor'\n",
+        "INFO 04-10 12:00:01 llm_engine.py:234 Initializing a V0 LLM engine (v0.8.3) with "
+        "model_executor=UniProcExecutor\n"),
+    "vllm-sleep-mode-expandable-segments": (
+        "(WorkerDict pid=12345) Traceback (most recent call last):\n(WorkerDict pid=12345)   "
+        "File \"/usr/local/lib/python3.10/dist-packages/vllm/device_allocator/cumem.py\", line "
+        "153, in __init__\n(WorkerDict pid=12345)     assert \"expandable_segments:True\" not "
+        "in conf, \\\n(WorkerDict pid=12345) AssertionError: Expandable segments are not "
+        "compatible with memory pool. Please track https://github.com/pytorch/pytorch/issues/"
+        "147851 for the latest updates.\n",
+        "(WorkerDict pid=12345) INFO sleep mode enabled, PYTORCH_CUDA_ALLOC_CONF unset for "
+        "the rollout\n"),
+    "hydra-override-key-missing": (
+        "+ python3 -m verl.trainer.main_ppo algorithm.adv_estimator=grpo "
+        "actor_rollout_ref.rollout.n=16\nCould not override 'actor_rollout_ref.rollout.n'.\n"
+        "To append to your config use +actor_rollout_ref.rollout.n=16\nKey 'n' is not in "
+        "struct\n    full_key: actor_rollout_ref.rollout.n\n    object_type=dict\n\nSet the "
+        "environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
+        "[2025-03-01 10:00:00,123][__main__][INFO] - overrides: actor_rollout_ref.rollout.n=16 "
+        "(struct mode)\n"),
+    "llamafactory-dataset-undefined": (
+        TRACE + "  File \"/kaggle/working/LLaMA-Factory/src/llamafactory/data/parser.py\", "
+        "line 129, in get_dataset_list\n    raise ValueError(f\"Undefined dataset {name} in "
+        "{DATA_CONFIG}.\")\nValueError: Undefined dataset mllm_demo in dataset_info.json.\n",
+        "[INFO|loader.py:50] Loading dataset mllm_demo.json (registered in dataset_info.json)\n"),
+    "package-version-out-of-range": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/transformers/utils/"
+        "versions.py\", line 44, in _compare_versions\n    raise ImportError(\nImportError: "
+        "vllm>=0.4.3,<=0.7.3 is required for a normal functioning of this module, but found "
+        "vllm==0.8.1.\nTo fix: run `pip install vllm>=0.4.3,<=0.7.3` or set "
+        "`DISABLE_VERSION_CHECK=1` to skip this check.\n",
+        "requirement vllm>=0.4.3,<=0.7.3 satisfied: found vllm==0.7.3\n"),
+    "llamafactory-no-valid-samples": (
+        TRACE + "  File \"/work/LLaMA-Factory/src/llamafactory/data/loader.py\", line 189, in "
+        "get_dataset\n    raise RuntimeError(\"Cannot find valid samples, check "
+        "`data/README.md` for the data format.\")\nRuntimeError: Cannot find valid samples, "
+        "check `data/README.md` for the data format.\n",
+        "[INFO|loader.py:180] Converting format of dataset: 5000 valid samples (see "
+        "data/README.md)\n"),
+    "vllm-weights-not-found": (
+        "(RayWorkerVllm pid=1842765) ERROR 04-24 09:33:04 ray_utils.py:44]   File \"/usr/local/"
+        "lib/python3.10/dist-packages/vllm/model_executor/model_loader/loader.py\", line 191, "
+        "in _prepare_weights\n(RayWorkerVllm pid=1842765) ERROR 04-24 09:33:04 ray_utils.py:44]"
+        "     raise RuntimeError(\n(RayWorkerVllm pid=1842765) ERROR 04-24 09:33:04 "
+        "ray_utils.py:44] RuntimeError: Cannot find any model weights with `/models/"
+        "checkpoints/global_step_100/actor/huggingface`\n",
+        "INFO 04-24 09:33:04 weight_utils.py:281 Using model weights format ['*.safetensors']\n"),
     "rocm-memory-access-fault": (
         "Memory access fault by GPU node-1 (Agent handle: 0x55eb9b596570) on address "
         "0x7f66960b2000. Reason: Page not present or supervisor privilege.\n"

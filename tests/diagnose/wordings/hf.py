@@ -3,6 +3,8 @@ evaluate, trl) across their releases, each diagnosed as its rule; and healthy ne
 
 from __future__ import annotations
 
+from wordings import raised
+
 TRACE = ("Traceback (most recent call last):\n"
          "  File \"/opt/venv/lib/python3.11/site-packages/train.py\", line 41, in <module>\n")
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
@@ -143,6 +145,35 @@ WORDINGS = [
     (TRACE + "    model = AutoModelForCausalLM.from_pretrained('deepseek-ai/DeepSeek-V3')\n"
      "ValueError: FP8 quantized models is only supported on GPUs with compute capability >= "
      "8.9 (e.g 4090/H100), actual = `8.0`\n", "quantization-gpu-too-old"),
+    # transformers 4.5x at import (dependency_versions_check.py -> utils/versions.py)
+    (raised("_compare_versions(op, got_ver, want_ver, requirement, pkg, hint)",
+             "ImportError: huggingface-hub>=0.34.0,<1.0 is required for a normal functioning of "
+             "this module, but found huggingface-hub==1.2.3.\nTry: `pip install transformers -U` "
+             "or `pip install -e '.[dev]'` if you're working with git main"),
+     "package-version-out-of-range"),
+    # transformers (models/auto/tokenization_auto.py): a remote-code tokenizer class
+    (raised("tokenizer = AutoTokenizer.from_pretrained(model_dir)",
+             "ValueError: Tokenizer class QWenTokenizer does not exist or is not currently "
+             "imported."),
+     "tokenizer-class-unknown"),
+    # transformers 4.45 (models/auto/auto_factory.py): Qwen2-VL loaded as a causal LM
+    (raised("ref_model = AutoModelForCausalLM.from_pretrained(model_id)",
+             "ValueError: Unrecognized configuration class <class 'transformers.models.qwen2_vl."
+             "configuration_qwen2_vl.Qwen2VLConfig'> for this kind of AutoModel: "
+             "AutoModelForCausalLM.\nModel type should be one of BartConfig, BertConfig, ..."),
+     "vision-model-loaded-as-causal-lm"),
+    # transformers 4.4x (models/mistral/modeling_mistral.py _update_causal_mask)
+    (raised("raise ValueError(",
+             "ValueError: You are attempting to perform batched generation with "
+             "padding_side='right' this may lead to unexpected behaviour for Flash Attention "
+             "version of Mistral. Make sure to  call `tokenizer.padding_side  = 'left'` before "
+             "tokenizing the input."),
+     "flash-attn-right-padding-with-cache"),
+    # transformers before 4.37 (models/auto/configuration_auto.py), an excerpt from the
+    # mapping's own frame: a Qwen2 checkpoint
+    ("  File \"/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
+     "configuration_auto.py\", line 671, in __getitem__\n    raise KeyError(key)\n"
+     "KeyError: 'qwen2'\n", "model-type-unknown"),
 ]
 
 

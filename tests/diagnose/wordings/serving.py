@@ -310,6 +310,61 @@ WORDINGS = [
      "RuntimeError(\n[rank1]: RuntimeError: world_size (8) is not equal to "
      "tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)\n",
      "model-parallel-checkpoint-world-size"),
+    # --- RL post-training stacks' own checks (census of verl, EasyR1, TRL, Hydra) ----------
+    # vLLM 0.11+ (config/scheduler.py SchedulerConfig): the same check as a pydantic error
+    (_pydantic("SchedulerConfig",
+               "max_num_batched_tokens (8192) is smaller than max_model_len (131072). This "
+               "effectively limits the maximum sequence length to max_num_batched_tokens and "
+               "makes vLLM reject longer sequences. Please increase max_num_batched_tokens or "
+               "decrease max_model_len."),
+     "vllm-batched-tokens-below-model-len"),
+    # EasyR1 (verl/workers/rollout/vllm_rollout_spmd.py): its own form of that limit
+    (_raised("raise ValueError(\"max_num_batched_tokens should be greater than prompt_length + "
+             "response_length.\")",
+             "ValueError: max_num_batched_tokens should be greater than prompt_length + "
+             "response_length."),
+     "vllm-batched-tokens-below-model-len"),
+    # verl 0.1 / 0.2 (workers/fsdp_workers.py): no micro batch size, before verl checked it
+    (_raised("assert self.config.actor.ppo_mini_batch_size % "
+             "self.config.actor.ppo_micro_batch_size == 0",
+             "TypeError: unsupported operand type(s) for %: 'int' and 'NoneType'"),
+     "verl-micro-batch-size-unset"),
+    # verl 0.3+ (trainer/ppo/ray_trainer.py check_mutually_exclusive), the reference's pass
+    (_raised("check_mutually_exclusive(config.actor_rollout_ref.ref.log_prob_micro_batch_size,",
+             "ValueError: [actor_rollout_ref.ref] Please set at least one of "
+             "'actor_rollout_ref.ref.log_prob_micro_batch_size' or "
+             "'actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu'."),
+     "verl-micro-batch-size-unset"),
+    # Hydra 1.3 with HYDRA_FULL_ERROR=1 (_internal/config_loader_impl.py)
+    (_raised("raise ConfigCompositionException(",
+             "hydra.errors.ConfigCompositionException: Could not override "
+             "'actor_rollout_ref.actor.fsdp_config.grad_offload'.\nTo append to your config use "
+             "+actor_rollout_ref.actor.fsdp_config.grad_offload=False"),
+     "hydra-override-key-missing"),
+    # omegaconf 2.3 (struct mode): the code reads a key its config does not have
+    (_raised("self.config.actor.ppo_epochs",
+             "omegaconf.errors.ConfigAttributeError: Key 'actor' is not in struct\n    "
+             "full_key: actor_rollout_ref.actor\n    object_type=dict"),
+     "hydra-override-key-missing"),
+    # TRL 0.12+ on transformers < 4.46: TRL's trainer calls Trainer with the new name
+    (_raised("super().__init__(",
+             "TypeError: Trainer.__init__() got an unexpected keyword argument "
+             "'processing_class'"),
+     "trl-too-old-for-processing-class"),
+    # TRL before 0.12, a GRPO-era script on it
+    (_raised("trainer = GRPOTrainer(model=model, reward_funcs=rewards, processing_class=tok)",
+             "TypeError: GRPOTrainer.__init__() got an unexpected keyword argument "
+             "'processing_class'"),
+     "trl-too-old-for-processing-class"),
+    # TRL 0.7 .. 0.9 (trainer/sft_trainer.py): before SFTConfig
+    (_raised("raise ValueError(",
+             "ValueError: You passed `packing=False` to the SFTTrainer, but you didn't pass a "
+             "`dataset_text_field` or `formatting_func` argument."),
+     "trl-sft-text-field-missing"),
+    # Unsloth: a PEFT-wrapped model without the engine
+    (_raised("self.llm = model.vllm_engine; self._last_loaded_step = 0",
+             "AttributeError: 'PeftModelForCausalLM' object has no attribute 'vllm_engine'"),
+     "unsloth-grpo-without-fast-inference"),
 ]
 
 
