@@ -3295,13 +3295,6 @@ CASES: dict[str, tuple[str, str]] = {
         "line 129, in get_dataset_list\n    raise ValueError(f\"Undefined dataset {name} in "
         "{DATA_CONFIG}.\")\nValueError: Undefined dataset mllm_demo in dataset_info.json.\n",
         "[INFO|loader.py:50] Loading dataset mllm_demo.json (registered in dataset_info.json)\n"),
-    "package-version-out-of-range": (
-        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/transformers/utils/"
-        "versions.py\", line 44, in _compare_versions\n    raise ImportError(\nImportError: "
-        "vllm>=0.4.3,<=0.7.3 is required for a normal functioning of this module, but found "
-        "vllm==0.8.1.\nTo fix: run `pip install vllm>=0.4.3,<=0.7.3` or set "
-        "`DISABLE_VERSION_CHECK=1` to skip this check.\n",
-        "requirement vllm>=0.4.3,<=0.7.3 satisfied: found vllm==0.7.3\n"),
     "llamafactory-no-valid-samples": (
         TRACE + "  File \"/work/LLaMA-Factory/src/llamafactory/data/loader.py\", line 189, in "
         "get_dataset\n    raise RuntimeError(\"Cannot find valid samples, check "

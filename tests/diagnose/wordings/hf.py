@@ -10,6 +10,12 @@ TRACE = ("Traceback (most recent call last):\n"
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
 
 WORDINGS = [
+    # transformers' require_version (utils/versions.py), as LLaMA-Factory runs it for vllm
+    ("Traceback (most recent call last):\n  File \"/opt/conda/lib/python3.10/site-packages/"
+     "transformers/utils/versions.py\", line 44, in _compare_versions\n    raise ImportError(\n"
+     "ImportError: vllm>=0.4.3,<=0.7.3 is required for a normal functioning of this module, but "
+     "found vllm==0.8.1.\nTo fix: run `pip install vllm>=0.4.3,<=0.7.3` or set "
+     "`DISABLE_VERSION_CHECK=1` to skip this check.\n", "library-version-skew"),
     # pydantic 2.0 raising on a pydantic-1 library's model_* field (later releases warn)
     ("Traceback (most recent call last):\n  File \"/opt/conda/bin/accelerate\", line 5, in "
      "<module>\n    from accelerate.commands.accelerate_cli import main\n  File \"/opt/conda/"
@@ -150,7 +156,7 @@ WORDINGS = [
              "ImportError: huggingface-hub>=0.34.0,<1.0 is required for a normal functioning of "
              "this module, but found huggingface-hub==1.2.3.\nTry: `pip install transformers -U` "
              "or `pip install -e '.[dev]'` if you're working with git main"),
-     "package-version-out-of-range"),
+     "library-version-skew"),
     # transformers (models/auto/tokenization_auto.py): a remote-code tokenizer class
     (raised("tokenizer = AutoTokenizer.from_pretrained(model_dir)",
              "ValueError: Tokenizer class QWenTokenizer does not exist or is not currently "
@@ -178,6 +184,7 @@ WORDINGS = [
 
 
 HEALTHY = [
+    "requirement vllm>=0.4.3,<=0.7.3 satisfied: found vllm==0.7.3\n",
     # the same since pydantic 2.1: a warning, and the program goes on
     "/venv/lib/python3.11/site-packages/pydantic/_internal/_fields.py:151: UserWarning: Field "
     "\"model_name\" has conflict with protected namespace \"model_\".\n",
