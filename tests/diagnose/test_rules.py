@@ -2771,6 +2771,46 @@ CASES: dict[str, tuple[str, str]] = {
         "0x7f66960b2000. Reason: Page not present or supervisor privilege.\n"
         "Aborted (core dumped)\n",
         "GPU node-1 (Agent handle: 0x55eb9b596570): gfx90a, 64 compute units\n"),
+    # Triton's tensorrtllm_backend (model_instance_state.cc) reading an engine's config.json
+    "trtllm-backend-engine-config": (
+        "E1114 17:20:34.602436 37 backend_model.cc:634] ERROR: Failed to create instance: "
+        "unexpected error when creating modelInstanceState: [json.exception.out_of_range.403] "
+        "key 'builder_config' not found\nE1114 17:20:34.602463 37 model_lifecycle.cc:621] "
+        "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating "
+        "modelInstanceState: [json.exception.out_of_range.403] key 'builder_config' not found\n"
+        "error: creating server: Internal - failed to load all models\n",
+        "I1114 17:20:34.602436 37 model_lifecycle.cc:818] successfully loaded 'tensorrt_llm' "
+        "version 1\n"),
+    # TGI's text_generation_server/models/__init__.py get_model, under the launcher
+    "tgi-sharding-unsupported": (
+        "2023-08-02T07:04:30.144859Z ERROR shard-manager: text_generation_launcher: Error when "
+        "initializing model\nTraceback (most recent call last):\n  File \"/opt/conda/lib/"
+        "python3.9/site-packages/text_generation_server/models/__init__.py\", line 291, in "
+        "get_model\n    raise ValueError(\"sharded is not supported for AutoModel\")\n"
+        "ValueError: sharded is not supported for AutoModel\n",
+        "2023-08-02T07:04:30.144859Z  INFO text_generation_launcher: Sharding model on 2 "
+        "processes\n"),
+    # vLLM (config.py _verify_quantization): AWQ's kernels take float16 only
+    "quantization-dtype-unsupported": (
+        "  File \"/work/vllm/vllm/model_executor/model_loader.py\", line 84, in get_model\n"
+        "    raise ValueError(\nValueError: torch.bfloat16 is not supported for quantization "
+        "method awq. Supported dtypes: [torch.float16]\n",
+        "WARNING 03-01 10:12:44 config.py:1230] Casting torch.bfloat16 to torch.float16 "
+        "(quantization method awq).\n"),
+    # NVSHMEM 3.x (host/transport/transport.cpp, ibgda.cpp) under SGLang's DeepEP
+    "nvshmem-no-gpudirect-rdma": (
+        "/sgl-workspace/nvshmem/src/modules/transport/ibgda/ibgda.cpp:nvshmemt_init:3626: "
+        "neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.\n"
+        "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:275: "
+        "init failed for transport: IBGDA\n/sgl-workspace/nvshmem/src/host/transport/"
+        "transport.cpp:nvshmemi_transport_init:287: Unable to initialize any transports. "
+        "returning error.\n/sgl-workspace/nvshmem/src/host/init/init.cu:995: non-zero status: 7 "
+        "nvshmem detect topo failed\n\n/sgl-workspace/nvshmem/src/host/init/init.cu:"
+        "nvshmemi_check_state_and_init:1080: nvshmem initialization failed, exiting\n",
+        # a transport skipped while another one works: the run goes on
+        "/sgl-workspace/nvshmem/src/modules/transport/ibgda/ibgda.cpp:nvshmemt_init:3626: "
+        "neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.\n"
+        "[2025-05-02 10:11:40 TP0] Load weight end. mem usage=14.99 GB.\n"),
     "nfs-stale-file-handle": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/arrow_dataset.py\", line "
         "3163, in _map_single\n    os.chmod(cache_file_name, 0o666 & ~umask)\nOSError: "
@@ -2976,7 +3016,8 @@ def test_nccl2_wording(text, rule_id):
 
 # One CUDA error in the words of each program that reports it; each form is the one that
 # program's source prints (torch's C10_CUDA_CHECK and THCudaCheck, NCCL's CUDACHECK, CuPy,
-# Triton's driver, torch's driver API calls, JAX, Numba, PyCUDA, TensorRT-LLM, ROCm's torch).
+# Triton's driver, torch's driver API calls, JAX, Numba, PyCUDA, TensorRT-LLM, LMDeploy,
+# ROCm's torch).
 CUDA_FORMS = {
     "torch": "RuntimeError: CUDA error: {message}\nCUDA kernel errors might be asynchronously "
              "reported at some other API call, so the stacktrace below might be incorrect.",
@@ -2997,6 +3038,8 @@ CUDA_FORMS = {
     "pycuda": "pycuda._driver.LogicError: cuCtxCreate failed: {message}",
     "tensorrt-llm": "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, size): "
                     "{message} (/src/cpp/tensorrt_llm/common/cudaAllocator.cpp:38)",
+    "lmdeploy": "RuntimeError: [TM][ERROR] CUDA runtime error: {message} "
+                "/lmdeploy/src/turbomind/utils/memory_utils.cu:32",
 }
 
 
