@@ -4,7 +4,8 @@ The same CUDA error reaches a log in many forms: torch's ``CUDA error: out of me
 torch 1.x's ``cuda runtime error (2) : out of memory``, NCCL's ``Cuda failure 2 'out of
 memory'``, Triton's ``Triton Error [CUDA]: out of memory``, torch's JIT and PyCUDA through the
 driver API (``CUDA driver error: ...``, ``cuMemAlloc failed: ...``), TensorRT-LLM's ``CUDA
-runtime error in cudaMalloc(...): ...``, ROCm's torch (``HIP error: ...``), or by the error's
+runtime error in cudaMalloc(...): ...``, LMDeploy's TurboMind (``[TM][ERROR] CUDA runtime
+error: ...``), ROCm's torch (``HIP error: ...``), or by the error's
 name: the runtime's (``cudaErrorMemoryAllocation``, CuPy) or the driver's
 (``CUDA_ERROR_OUT_OF_MEMORY``, JAX, Numba).  A rule names the errors it is about
 (``cuda_errors:`` in ``rules.yaml``) and gets a pattern for each form.
@@ -85,6 +86,7 @@ WRAPPERS = (
     "CUDA driver error: ",                      # torch's driver API calls (NVRTC, jiterator)
     "cu[A-Z]\\w{1,40} failed: ",                # PyCUDA (cuMemAlloc failed: out of memory)
     "CUDA runtime error in [^\\n]{0,300}?: ",   # TensorRT-LLM's check_cuda_error
+    "\\[TM\\]\\[ERROR\\] CUDA runtime error: ",  # LMDeploy TurboMind's check_cuda_error
 )
 
 

@@ -3315,6 +3315,104 @@ CASES: dict[str, tuple[str, str]] = {
         "0x7f66960b2000. Reason: Page not present or supervisor privilege.\n"
         "Aborted (core dumped)\n",
         "GPU node-1 (Agent handle: 0x55eb9b596570): gfx90a, 64 compute units\n"),
+    # Triton's tensorrtllm_backend (model_instance_state.cc) reading an engine's config.json
+    "trtllm-backend-engine-config": (
+        "E1114 17:20:34.602436 37 backend_model.cc:634] ERROR: Failed to create instance: "
+        "unexpected error when creating modelInstanceState: [json.exception.out_of_range.403] "
+        "key 'builder_config' not found\nE1114 17:20:34.602463 37 model_lifecycle.cc:621] "
+        "failed to load 'tensorrt_llm' version 1: Internal: unexpected error when creating "
+        "modelInstanceState: [json.exception.out_of_range.403] key 'builder_config' not found\n"
+        "error: creating server: Internal - failed to load all models\n",
+        "I1114 17:20:34.602436 37 model_lifecycle.cc:818] successfully loaded 'tensorrt_llm' "
+        "version 1\n"),
+    # TGI's text_generation_server/models/__init__.py get_model, under the launcher
+    "tgi-sharding-unsupported": (
+        "2023-08-02T07:04:30.144859Z ERROR shard-manager: text_generation_launcher: Error when "
+        "initializing model\nTraceback (most recent call last):\n  File \"/opt/conda/lib/"
+        "python3.9/site-packages/text_generation_server/models/__init__.py\", line 291, in "
+        "get_model\n    raise ValueError(\"sharded is not supported for AutoModel\")\n"
+        "ValueError: sharded is not supported for AutoModel\n",
+        "2023-08-02T07:04:30.144859Z  INFO text_generation_launcher: Sharding model on 2 "
+        "processes\n"),
+    # vLLM (config.py _verify_quantization): AWQ's kernels take float16 only
+    "quantization-dtype-unsupported": (
+        "  File \"/work/vllm/vllm/model_executor/model_loader.py\", line 84, in get_model\n"
+        "    raise ValueError(\nValueError: torch.bfloat16 is not supported for quantization "
+        "method awq. Supported dtypes: [torch.float16]\n",
+        "WARNING 03-01 10:12:44 config.py:1230] Casting torch.bfloat16 to torch.float16 "
+        "(quantization method awq).\n"),
+    # NVSHMEM 3.x (host/transport/transport.cpp, ibgda.cpp) under SGLang's DeepEP
+    "nvshmem-no-gpudirect-rdma": (
+        "/sgl-workspace/nvshmem/src/modules/transport/ibgda/ibgda.cpp:nvshmemt_init:3626: "
+        "neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.\n"
+        "/sgl-workspace/nvshmem/src/host/transport/transport.cpp:nvshmemi_transport_init:275: "
+        "init failed for transport: IBGDA\n/sgl-workspace/nvshmem/src/host/transport/"
+        "transport.cpp:nvshmemi_transport_init:287: Unable to initialize any transports. "
+        "returning error.\n/sgl-workspace/nvshmem/src/host/init/init.cu:995: non-zero status: 7 "
+        "nvshmem detect topo failed\n\n/sgl-workspace/nvshmem/src/host/init/init.cu:"
+        "nvshmemi_check_state_and_init:1080: nvshmem initialization failed, exiting\n",
+        # a transport skipped while another one works: the run goes on
+        "/sgl-workspace/nvshmem/src/modules/transport/ibgda/ibgda.cpp:nvshmemt_init:3626: "
+        "neither nv_peer_mem, or nvidia_peermem detected. Skipping transport.\n"
+        "[2025-05-02 10:11:40 TP0] Load weight end. mem usage=14.99 GB.\n"),
+    # TGI's launcher (launcher/src/main.rs) checking its token limits
+    "tgi-token-limits-invalid": (
+        "2024-06-01T10:00:00.000000Z  INFO text_generation_launcher: Using default cuda graphs "
+        "[1, 2, 4, 8, 16, 32]\nError: ArgumentValidation(\"`max_input_tokens`(65537) must be < "
+        "`max_total_tokens`(65536)\")\n",
+        "2024-06-01T10:00:00.000000Z  INFO text_generation_launcher: Default "
+        "`max_batch_prefill_tokens` to 4146\n"),
+    # DeepEP (csrc/deep_ep.cpp) under Megatron's or SGLang's expert parallelism
+    "deepep-dispatch-timeout": (
+        "[rank428]:   File \"/opt/venv/lib/python3.12/site-packages/deep_ep/buffer.py\", line "
+        "581, in internode_dispatch\n[rank428]:     recv_src_meta, send_rdma_head, "
+        "send_nvl_head, event = self.runtime.internode_dispatch(\n[rank428]: RuntimeError: "
+        "DeepEP error: timeout (dispatch CPU)\n",
+        "[rank0]: DeepEP buffer: 24 SMs, dispatch timeout 100 s, NVSHMEM 3.3.9\n"),
+    # TGI's text_generation_server/utils/weights.py get_filename
+    "tgi-weight-not-found": (
+        "  File \"/opt/conda/lib/python3.10/site-packages/text_generation_server/utils/"
+        "weights.py\", line 63, in get_filename\n    raise RuntimeError(f\"weight {tensor_name} "
+        "does not exist\")\nRuntimeError: weight model.layers.0.self_attn.q_proj.weight does "
+        "not exist\n\n2024-02-29T03:25:57.928974Z ERROR text_generation_launcher: Error when "
+        "initializing model\n",
+        "2024-02-29T03:25:57.928974Z  INFO text_generation_launcher: weight "
+        "model.embed_tokens.weight loaded from model-00001-of-00002.safetensors\n"),
+    # Mooncake's rdma_context.cpp and SGLang's disaggregation/mooncake/transfer_engine.py
+    "mooncake-memory-registration-failed": (
+        "E0605 10:48:27.885119 10136 rdma_context.cpp:203] Failed to register memory "
+        "0x7b375b400000: Invalid argument [22]\n[2025-06-05 10:48:27 TP7] Scheduler hit an "
+        "exception: Traceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/"
+        "sglang/srt/disaggregation/mooncake/transfer_engine.py\", line 36, in register\n"
+        "    raise RuntimeError(\"Mooncake memory registration failed.\")\nRuntimeError: "
+        "Mooncake memory registration failed.\n",
+        "I0605 10:48:27.542429 10134 rdma_context.cpp:125] RDMA device: mlx5_0, LID: 1698, GID: "
+        "(GID_Index 0) fe:80:00:00:00:00:00:00:00:15:5d:ff:fd:34:02:2b\n"),
+    # SGLang's scheduler self-check (managers/scheduler.py check_memory)
+    "sglang-kv-pool-leak": (
+        "[2025-10-20 10:00:00 TP0] Scheduler hit an exception: Traceback (most recent call "
+        "last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line "
+        "1500, in check_memory\n    raise ValueError(msg)\nValueError: "
+        "token_to_kv_pool_allocator memory leak detected! self.max_total_num_tokens=270331, "
+        "available_size=644, evictable_size=269628, protected_size=0\n",
+        "[2025-10-20 10:00:00 TP0] KV Cache is allocated. #tokens: 270331, K size: 16.50 GB, "
+        "V size: 16.50 GB\n"),
+    # Triton's python_backend (python_be.cc): the stub process's health check
+    "triton-python-stub-unhealthy": (
+        "E0414 10:01:12.123456 1 model_lifecycle.cc:641] \"failed to load "
+        "'multimodal_encoders' version 1: Internal: Stub process 'multimodal_encoders_0_0' is "
+        "not healthy.\"\nerror: creating server: Internal - failed to load all models\n",
+        "I0414 10:01:12.123456 1 python_be.cc:2100] TRITONBACKEND_ModelInstanceInitialize: "
+        "multimodal_encoders_0_0 (GPU device 0)\n"),
+    # Ray Serve's controller (serve/_private/deployment_state.py), repeated while it waits
+    "ray-serve-replicas-unscheduled": (
+        "(ServeController pid=7655) WARNING deployment_state.py:1145 -- Deployment 'f' has 1 "
+        "replicas that have taken more than 30s to be scheduled. This may be caused by waiting "
+        "for the cluster to auto-scale, or waiting for a runtime environment to install. "
+        "Resources required for each replica: {'CPU': 1, 'GPU': 1}, resources available: "
+        "{'CPU': 16.0}.\n",
+        "(ServeController pid=7655) INFO deployment_state.py:1300 -- Adding 1 replica to "
+        "deployment 'f'.\n"),
     "nfs-stale-file-handle": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/datasets/arrow_dataset.py\", line "
         "3163, in _map_single\n    os.chmod(cache_file_name, 0o666 & ~umask)\nOSError: "
@@ -3520,7 +3618,8 @@ def test_nccl2_wording(text, rule_id):
 
 # One CUDA error in the words of each program that reports it; each form is the one that
 # program's source prints (torch's C10_CUDA_CHECK and THCudaCheck, NCCL's CUDACHECK, CuPy,
-# Triton's driver, torch's driver API calls, JAX, Numba, PyCUDA, TensorRT-LLM, ROCm's torch).
+# Triton's driver, torch's driver API calls, JAX, Numba, PyCUDA, TensorRT-LLM, LMDeploy,
+# ROCm's torch).
 CUDA_FORMS = {
     "torch": "RuntimeError: CUDA error: {message}\nCUDA kernel errors might be asynchronously "
              "reported at some other API call, so the stacktrace below might be incorrect.",
@@ -3541,6 +3640,8 @@ CUDA_FORMS = {
     "pycuda": "pycuda._driver.LogicError: cuCtxCreate failed: {message}",
     "tensorrt-llm": "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, size): "
                     "{message} (/src/cpp/tensorrt_llm/common/cudaAllocator.cpp:38)",
+    "lmdeploy": "RuntimeError: [TM][ERROR] CUDA runtime error: {message} "
+                "/lmdeploy/src/turbomind/utils/memory_utils.cu:32",
 }
 
 

@@ -365,6 +365,61 @@ WORDINGS = [
     (_raised("self.llm = model.vllm_engine; self._last_loaded_step = 0",
              "AttributeError: 'PeftModelForCausalLM' object has no attribute 'vllm_engine'"),
      "unsloth-grpo-without-fast-inference"),
+    # --- tensorrt-engine-unloadable: an engine built on another GPU architecture -----------
+    # TensorRT 8.6 .. 10 runtime (engine deserialization), under TensorRT-LLM's runtime
+    ("[03/27/2024-11:09:02] [TRT] [E] 6: The engine plan file is generated on an incompatible "
+     "device, expecting compute 8.0 got compute 8.9, please rebuild.\n[03/27/2024-11:09:02] "
+     "[TRT] [E] 2: [engine.cpp::deserializeEngine::1148] Error Code 2: Internal Error "
+     "(Assertion engine->deserialize(start, size, allocator, runtime) failed. )\n"
+     "  File \"/usr/local/lib/python3.10/dist-packages/tensorrt_llm/runtime/generation.py\", "
+     "line 176, in __prepare\n    assert self.engine is not None\nAssertionError\n",
+     "tensorrt-engine-unloadable"),
+    # TensorRT 7 (the Python API's logger)
+    ("[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible "
+     "device, expecting compute 6.1 got compute 7.5, please rebuild.\n"
+     "[TensorRT] ERROR: engine.cpp (1324) - Serialization Error in deserialize: 0 (Core engine "
+     "deserialization failure)\n", "tensorrt-engine-unloadable"),
+    # --- shm-exhausted: Triton Inference Server's Python backend (python_backend) ---------
+    # r22 .. r24 (src/shm_manager.cc): the model instance's region at load
+    ("E0622 21:02:46.541164 1 model_lifecycle.cc:621] failed to load 'add_sub' version 1: "
+     "Internal: Unable to initialize shared memory key 'triton_python_backend_shm_region_3' to "
+     "requested size (67108864 bytes). If you are running Triton inside docker, use "
+     "'--shm-size' flag to control the shared memory region size. Each Python backend model "
+     "instance requires at least 64MBs of shared memory. Error: No space left on device\n"
+     "error: creating server: Internal - failed to load all models\n", "shm-exhausted"),
+    # r21 .. r24 (src/shm_manager.cc SharedMemoryManager::GrowIfNeeded): a request's tensors
+    ("tritonclient.utils.InferenceServerException: Failed to increase the shared memory pool "
+     "size for key 'triton_python_backend_shm_region_2' to 67108864 bytes. If you are running "
+     "Triton inside docker, use '--shm-size' flag to control the shared memory region size. "
+     "Error: No space left on device\n", "shm-exhausted"),
+    # --- tp-size-indivisible: quantized weights split by too large a tensor-parallel size --
+    # vLLM 0.5 .. 0.33 (quantization/utils/marlin_utils.py verify_marlin_supports_shape)
+    (_raised("verify_marlin_supports_shape(",
+             "ValueError: Weight input_size_per_partition = 14784 is not divisible by "
+             "min_thread_k = 128. Consider reducing tensor_parallel_size or running with "
+             "--quantization gptq."), "tp-size-indivisible"),
+    # vLLM 0.7 .. 0.33 (quantization/fp8.py create_weights, utils/fp8_utils.py)
+    ("ERROR 03-01 10:12:44 engine.py:400]   File \"/usr/local/lib/python3.12/dist-packages/"
+     "vllm/model_executor/layers/quantization/fp8.py\", line 262, in create_weights\n"
+     "ERROR 03-01 10:12:44 engine.py:400]     raise ValueError(\nERROR 03-01 10:12:44 "
+     "engine.py:400] ValueError: Weight output_partition_size = 576 is not divisible by weight "
+     "quantization block_n = 128.\n", "tp-size-indivisible"),
+    # vLLM's and SGLang's fused-MoE FP8 layers (Fp8MoEMethod.create_weights)
+    (_raised("self.quant_method.create_weights(",
+             "ValueError: The output_size of gate's and up's weight = 96 is not divisible by "
+             "weight quantization block_n = 128."), "tp-size-indivisible"),
+    # --- cuda-oom: torch's allocator under a memory fraction, inside TGI's warm-up ---------
+    # TGI 0.9 router (router/src/main.rs), the shard's error quoted whole
+    ("thread 'main' panicked at 'Unable to warmup model: Generation(\"Allocation on device 0 "
+     "would exceed allowed memory. (out of memory)\\nCurrently allocated     : 16.08 GiB\\n"
+     "Requested               : 4.83 GiB\\nDevice limit            : 22.20 GiB\\n\")', "
+     "router/src/main.rs:216:18\nError: WebserverFailed\n", "cuda-oom"),
+    # --- illegal-instruction: TGI's launcher reports the shard's signal by number --------
+    # TGI 1.x .. 3.x (launcher/src/main.rs shard_manager)
+    ("2024-03-06T17:53:31.052444Z ERROR shard-manager: text_generation_launcher: Shard process "
+     "was signaled to shutdown with signal 4 rank=0\nError: ShardCannotStart\n"
+     "2024-03-06T17:53:31.149443Z ERROR text_generation_launcher: Shard 0 failed to start\n",
+     "illegal-instruction"),
 ]
 
 
@@ -400,4 +455,11 @@ HEALTHY = [
     "--context-length 131072. One full-length request cannot fit. Lower --context-length, raise "
     "--mem-fraction-static, or free memory taken before the pool is sized.\n"
     "[2025-05-02 10:11:40] The server is fired up and ready to roll!\n",
+    # Triton's Python backend: a model instance started (its shared memory region made)
+    "I0622 21:02:46.541164 1 python_be.cc:2100] TRITONBACKEND_ModelInstanceInitialize: "
+    "add_sub_0 (CPU device 0)\nI0622 21:02:46.742118 1 model_lifecycle.cc:693] successfully "
+    "loaded 'add_sub' version 1\n",
+    # TGI: a shard stopped by the launcher on shutdown
+    "2024-03-06T17:53:31.052444Z  INFO shard-manager: text_generation_launcher: Shard "
+    "terminated rank=0\n",
 ]
