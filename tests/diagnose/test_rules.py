@@ -3410,7 +3410,8 @@ CASES: dict[str, tuple[str, str]] = {
         "replicas that have taken more than 30s to be scheduled. This may be caused by waiting "
         "for the cluster to auto-scale, or waiting for a runtime environment to install. "
         "Resources required for each replica: {'CPU': 1, 'GPU': 1}, resources available: "
-        "{'CPU': 16.0}.\n",
+        "{'CPU': 16.0}.\n" + TRACE + "    wait_for_application_running(app_name, timeout_s=600)\n"
+        "TimeoutError: Application 'default' did not become RUNNING within 600 s\n",
         "(ServeController pid=7655) INFO deployment_state.py:1300 -- Adding 1 replica to "
         "deployment 'f'.\n"),
     "nfs-stale-file-handle": (
