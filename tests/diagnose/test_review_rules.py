@@ -231,3 +231,57 @@ def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_
             "connection to the C10d store has failed. See inner exception for details.\n")
     ids = [f.id for f in diagnose(from_text(text, "x.log")).findings]
     assert ids[:1] == ["rendezvous-failed"] and "master-addr-unreachable" not in ids
+
+
+
+# the second review of this round: lookalikes of the census rules
+@pytest.mark.parametrize(("text", "first"), [
+    # a datasets cache folder named by a hex hash: no Triton cache file
+    ("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
+     "FileNotFoundError: [Errno 2] No such file or directory: '/root/.cache/huggingfa"
+     "ce/datasets/glue/mrpc/1.0.0/dacbe3125aa31d7f70367a07a8a9e72a5a0bfeb5fc42e5c9c8b"
+     "a9cbc31d4d5f6/dataset_info.json'\n",
+     "python-exception"),
+    # the queue feeder closing its pipe as a loader is torn down
+    ("epoch 9 step 1000 loss 0.31\nepoch 9 eval acc 0.91\nException in thread QueueFe"
+     "ederThread:\nTraceback (most recent call last):\n  File \"/usr/lib/python3.10/m"
+     "ultiprocessing/queues.py\", line 239, in _feed\n    reader_close()\n  File \"/u"
+     "sr/lib/python3.10/multiprocessing/connection.py\", line 177, in close\n    self"
+     "._close()\n  File \"/usr/lib/python3.10/multiprocessing/connection.py\", line 3"
+     "61, in _close\n    _close(self._handle)\nOSError: [Errno 9] Bad file descriptor"
+     "\nSaving model checkpoint to out/final\nTraining completed successfully.\n",
+     "python-exception"),
+    # a Ray actor's own exception in its constructor: nothing was killed
+    ("Traceback (most recent call last):\n  File \"main.py\", line 40, in <module>\n "
+     "   ray.get(trainer.fit.remote())\nray.exceptions.ActorDiedError: The actor died"
+     " because of an error raised in its creation task, \u001b[36mray::RolloutWorker."
+     "__init__()\u001b[39m (pid=5512, ip=10.0.0.2, actor_id=9f2d, repr=<RolloutWorker"
+     " object at 0x7f>)\n  File \"/app/rollout.py\", line 22, in __init__\n    self.t"
+     "ok = AutoTokenizer.from_pretrained(cfg.model)\n  File \"/app/cfg.py\", line 8, "
+     "in get\n    raise ValueError(msg)\nValueError: rollout batch size 7 must be a m"
+     "ultiple of 8\n",
+     "python-exception"),
+    # Triton's Python backend restarting a stub and serving again
+    ("I0601 10:00:00.000 1 python_be.cc:2000] TRITONBACKEND_ModelInstanceInitialize: "
+     "model_0 (GPU device 0)\nI0601 10:00:05.000 1 server.cc:674] Started GRPCInferen"
+     "ceService at 0.0.0.0:8001\nE0601 11:00:00.000 1 pb_stub.cc:402] Stub process is"
+     " unhealthy and it will be restarted.\nI0601 11:00:03.000 1 python_be.cc:2000] T"
+     "RITONBACKEND_ModelInstanceInitialize: model_0 (GPU device 0)\nI0601 11:00:10.00"
+     "0 1 http_server.cc:100] HTTP request served 200\n",
+     "failure-shown"),
+])
+def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
+    assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
+
+
+@pytest.mark.parametrize("text", [
+    # bash's fork retry, then a fork that worked
+    "step 10 loss 2.1\n/bin/sh: fork: retry: Resource temporarily unavailable\nstep 2"
+    "0 loss 2.0\nstep 30 loss 1.9\nTraining completed.\n",
+    # TensorFlow's own cuInit at import, torch going on
+    "2024-01-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/cuda/cuda_"
+    "driver.cc:268] failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error\nstep 1 "
+    "loss 2.3\nstep 2 loss 2.2\n",
+])
+def test_census_rules_lookalikes_of_runs_that_go_on(text: str) -> None:
+    assert diagnose(from_text(text, "x.log")).status == "no_failure", text
