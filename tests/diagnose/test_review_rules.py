@@ -269,6 +269,52 @@ def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_
      "RITONBACKEND_ModelInstanceInitialize: model_0 (GPU device 0)\nI0601 11:00:10.00"
      "0 1 http_server.cc:100] HTTP request served 200\n",
      "failure-shown"),
+    # TransformerEngine's flash-attn range warning at import, then the run's own OOM
+    ("[WARNING  | transformer_engine.pytorch.dot_product_attention.utils]: Supported "
+     "flash-attn versions are >= 2.1.1, <= 2.8.0.post2. Found flash-attn 2.8.3.\n ite"
+     "ration      100/    1000 | consumed samples:        12800 | elapsed time per it"
+     "eration (ms): 812.3 | lm loss: 3.112E+00\n[rank0]: Traceback (most recent call "
+     "last):\n[rank0]:   File \"/workspace/Megatron-LM/pretrain_gpt.py\", line 300, i"
+     "n <module>\n[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to alloc"
+     "ate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free"
+     ".\n",
+     "cuda-oom"),
+    # df's report of a desktop session's dead FUSE mount, then the run's own error
+    ("+ df -h /scratch /home\ndf: /run/user/1000/gvfs: Transport endpoint is not conn"
+     "ected\nFilesystem      Size  Used Avail Use% Mounted on\n/dev/nvme0n1    3.5T  "
+     "1.2T  2.3T  35% /scratch\nTraceback (most recent call last):\n  File \"train.py"
+     "\", line 88, in <module>\n    state = torch.load(args.resume, map_location='cpu"
+     "')\n  File \"/venv/lib/python3.10/site-packages/torch/serialization.py\", line "
+     "1004, in load\n    with _open_zip_file_reader(opened_file) as opened_zipfile:\n"
+     "  File \"/venv/lib/python3.10/site-packages/torch/serialization.py\", line 456,"
+     " in __init__\n    super().__init__(torch._C.PyTorchFileReader(name_or_buffer))"
+     "\nRuntimeError: PytorchStreamReader failed reading zip archive: failed finding "
+     "central directory\n",
+     "checkpoint-corrupt"),
+    # a provisioner's capacity warning before it tried the next zone, then the task's OOM
+    ("I 11-26 19:34:35 cloud_vm_ray_backend.py:1257] Launching on AWS us-east-1 (us-e"
+     "ast-1a)\nW 11-26 19:36:31 cloud_vm_ray_backend.py:687] Got error(s) in us-east-"
+     "1a:\nW 11-26 19:36:31 cloud_vm_ray_backend.py:689]   2022-11-26 19:36:18,508 WA"
+     "RN node_provider.py:462 -- create_instances: Attempt failed with An error occur"
+     "red (InsufficientInstanceCapacity) when calling the RunInstances operation (rea"
+     "ched max retries: 0): We currently do not have sufficient p4d.24xlarge capacity"
+     " in the Availability Zone you requested (us-east-1a). Our system will be workin"
+     "g on provisioning additional capacity. You can currently get p4d.24xlarge capac"
+     "ity by not specifying an Availability Zone in your request or choosing us-east-"
+     "1b, us-east-1d., retrying.\nI 11-26 19:36:31 cloud_vm_ray_backend.py:1257] Laun"
+     "ching on AWS us-east-1 (us-east-1b)\nI 11-26 19:39:02 cloud_vm_ray_backend.py:1"
+     "400] Successfully provisioned or found existing VM.\n(task, pid=4242) Epoch 1: "
+     " 10%|#         | 50/500 [00:10<01:30, loss=2.31]\n(task, pid=4242) Traceback (m"
+     "ost recent call last):\n(task, pid=4242)   File \"train.py\", line 88, in <modu"
+     "le>\n(task, pid=4242) torch.OutOfMemoryError: CUDA out of memory. Tried to allo"
+     "cate 2.00 GiB. GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is fre"
+     "e.\n",
+     "cuda-oom"),
+    # TGI 2.0's wording of its token limit check (a backtick missing)
+    ("2024-04-01T10:00:00.000000Z  INFO text_generation_launcher: Default `max_input_"
+     "tokens` to 4095\nError: ArgumentValidation(\"`max_input_tokens must be < `max_t"
+     "otal_tokens`\")\n",
+     "tgi-token-limits-invalid"),
 ])
 def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -282,6 +328,35 @@ def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     "2024-01-01 10:00:00.000000: W tensorflow/compiler/xla/stream_executor/cuda/cuda_"
     "driver.cc:268] failed call to cuInit: CUDA_ERROR_UNKNOWN: unknown error\nstep 1 "
     "loss 2.3\nstep 2 loss 2.2\n",
+    # TransformerEngine's flash-attn range warning, then a run that finished
+    "[WARNING  | transformer_engine.pytorch.dot_product_attention.utils]: Supported f"
+    "lash-attn versions are >= 2.1.1, <= 2.8.0.post2. Found flash-attn 2.8.3.\n itera"
+    "tion      100/    1000 | consumed samples:        12800 | elapsed time per itera"
+    "tion (ms): 812.3 | lm loss: 3.112E+00\n iteration      200/    1000 | consumed s"
+    "amples:        25600 | elapsed time per iteration (ms): 810.1 | lm loss: 2.901E+"
+    "00\n iteration     1000/    1000 | consumed samples:       128000 | elapsed time"
+    " per iteration (ms): 809.7 | lm loss: 2.101E+00\n[after training is done] dateti"
+    "me: 2025-06-01 10:00:00\n",
+    # df reporting a desktop session's dead gvfs mount before a run that finished
+    "+ df -h /scratch /home\ndf: /run/user/1000/gvfs: Transport endpoint is not conne"
+    "cted\nFilesystem      Size  Used Avail Use% Mounted on\n/dev/nvme0n1    3.5T  1."
+    "2T  2.3T  35% /scratch\nEpoch 3: 100%|##########| 500/500 [01:00<00:00]\nTrainin"
+    "g completed.\n",
+    # a job script's rm of a folder with an open .nfs file, after the run finished
+    "Epoch 9: 100%|##########| 500/500 [01:00<00:00, loss=0.211]\nTraining completed."
+    "\n+ rm -rf /home/u/tmp/job_4242\nrm: cannot remove '/home/u/tmp/job_4242/pymp-k2"
+    "j3/.nfs000000000bd5a1ef00000e4a': Device or resource busy\n",
+    # SkyPilot retrying another zone after EC2 had no capacity, then running the task
+    "W 11-26 19:36:31 cloud_vm_ray_backend.py:689]   2022-11-26 19:36:18,508 WARN nod"
+    "e_provider.py:462 -- create_instances: Attempt failed with An error occurred (In"
+    "sufficientInstanceCapacity) when calling the RunInstances operation (reached max"
+    " retries: 0): We currently do not have sufficient p4d.24xlarge capacity in the A"
+    "vailability Zone you requested (us-east-1a). Our system will be working on provi"
+    "sioning additional capacity. You can currently get p4d.24xlarge capacity by not "
+    "specifying an Availability Zone in your request or choosing us-east-1b, us-east-"
+    "1d., retrying.\nI 11-26 19:39:02 cloud_vm_ray_backend.py:1400] Successfully prov"
+    "isioned or found existing VM.\n(task, pid=4242) Epoch 3: 100%|##########| 500/50"
+    "0 [01:00<00:00]\n(task, pid=4242) Training completed.\n",
 ])
 def test_census_rules_lookalikes_of_runs_that_go_on(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

@@ -3035,11 +3035,14 @@ CASES: dict[str, tuple[str, str]] = {
         "gcsfuse mounted bucket runs at /mnt/gcs (transport: http, connected)\n"),
     # shutil.rmtree of multiprocessing's temp dir at exit, TMPDIR on NFS
     "nfs-silly-rename-busy": (
-        "Traceback (most recent call last):\n  File \"/usr/lib/python3.7/multiprocessing/util.py"
-        "\", line 265, in _run_finalizers\n    finalizer()\n  File \"/usr/lib/python3.7/shutil.py"
-        "\", line 447, in _rmtree_safe_fd\n    os.unlink(entry.name, dir_fd=topfd)\nOSError: "
+        "Traceback (most recent call last):\n  File \"/work/train.py\", line 212, in rotate\n"
+        "    shutil.rmtree(oldest)\n  File \"/usr/lib/python3.10/shutil.py\", line 725, in "
+        "rmtree\n    _rmtree_safe_fd(fd, path, onerror)\n  File \"/usr/lib/python3.10/shutil.py\", "
+        "line 681, in _rmtree_safe_fd\n    os.unlink(entry.name, dir_fd=topfd)\nOSError: "
         "[Errno 16] Device or resource busy: '.nfs00000000160c011a00063458'\n",
-        "removed /home/u/tmp/pymp-3k2l9x (left .nfs00000000160c011a00063458 until closed)\n"),
+        # a job script's clean-up after a run that finished
+        "Training completed.\n+ rm -rf /home/u/tmp/job_4242\nrm: cannot remove '/home/u/tmp/"
+        "job_4242/pymp-k2j3/.nfs000000000bd5a1ef00000e4a': Device or resource busy\n"),
     # Pillow PIL/ImageFile.py ImageFile.load, in a DataLoader worker
     "image-file-truncated": (
         "OSError: Caught OSError in DataLoader worker process 0.\nOriginal Traceback (most recent "
