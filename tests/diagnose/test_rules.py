@@ -3478,6 +3478,22 @@ CASES: dict[str, tuple[str, str]] = {
         "extension is too long: 'D:\\\\DQN-Trading\\\\Results\\\\AAPL\\\\DQN; BATCH_SIZE10; "
         "GAMMA0.7'\n",
         "LongPathsEnabled=1: paths over 260 characters allowed\n"),
+    "windows-file-in-use": (
+        TRACE + "    os.rename(tmp_path, ckpt_path)\nPermissionError: [WinError 32] The process "
+        "cannot access the file because it is being used by another process: "
+        "'logs\\\\ckpt.tmp' -> 'logs\\\\ckpt.pth'\n",
+        "checkpoint logs\\ckpt.pth written and closed (in use by another process: none)\n"),
+    "windows-torch-dll-procedure": (
+        TRACE + "    import torch\nOSError: [WinError 127] The specified procedure could not "
+        "be found. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" or "
+        "one of its dependencies.\n",
+        "Loaded \"C:\\venv\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" (all procedures "
+        "found)\n"),
+    "windows-tcpstore-hidden-error": (
+        "Traceback (most recent call last):\n  File \"C:\\envs\\t20\\lib\\site-packages\\torch"
+        "\\distributed\\rendezvous.py\", line 189, in _create_c10d_store\n    return TCPStore(\n"
+        "RuntimeError: unmatched '}' in format string\n",
+        "TCPStore(host_name='127.0.0.1', port=29500) started; format string '{rank}' ok\n"),
     "nvml-blocked-by-os": (
         "$ nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system\n",
         "nvidia-smi: NVML initialised, GPU access granted\n"),
