@@ -3427,6 +3427,76 @@ CASES: dict[str, tuple[str, str]] = {
         "errors might be asynchronously reported at some other API call, so the stacktrace "
         "below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n",
         "unknown error count: 0; CUDA errors: none\n"),
+    # Windows, macOS and notebook runs: CPython, Apple's objc4, Colab, libnvidia-container
+    "macos-objc-fork-safety": (
+        "objc[3067]: +[__NSCFConstantString initialize] may have been in progress in another "
+        "thread when fork() was called. We cannot safely call it or ignore it in the fork() "
+        "child process. Crashing instead. Set a breakpoint on objc_initializeAfterForkError to "
+        "debug.\ntorch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with "
+        "signal SIGABRT\n",
+        "objc[3067]: Class AVFFrameReceiver is implemented in both libavdevice.dylib and "
+        "AVFoundation; one of the two will be used\n"),
+    "colab-utf8-locale": (
+        "/usr/local/lib/python3.10/dist-packages/google/colab/_system_commands.py in "
+        "_run_command(cmd, clear_streamed_output)\n    163     raise NotImplementedError(\n"
+        "NotImplementedError: A UTF-8 locale is required. Got ANSI_X3.4-1968\n",
+        "locale: LANG=en_US.UTF-8, preferred encoding UTF-8\n"),
+    "signal-outside-main-thread": (
+        TRACE + "  File \"/usr/lib/python3.10/signal.py\", line 56, in signal\n    handler = "
+        "_signal.signal(_enum_to_int(signalnum), _enum_to_int(handler))\nValueError: signal "
+        "only works in main thread of the main interpreter\n",
+        "registered SIGUSR1 handler in the main thread\n"),
+    "wsl-no-gpu-adapter": (
+        "docker: Error response from daemon: failed to create shim task: OCI runtime create "
+        "failed: runc create failed: unable to start container process: error during container "
+        "init: error running hook #0: error running hook: exit status 1, stdout: , stderr: "
+        "Auto-detected mode as 'legacy'\nnvidia-container-cli: initialization error: WSL "
+        "environment detected but no adapters were found: unknown.\n",
+        "WSL environment detected: 1 GPU adapter found (/dev/dxg)\n"),
+    "posix-only-module-on-windows": (
+        TRACE + "  File \"D:\\proj\\common\\logger.py\", line 1, in <module>\n    import fcntl\n"
+        "ModuleNotFoundError: No module named 'fcntl'\n",
+        "using msvcrt file locks on Windows (no module named fcntl needed)\n"),
+    "windows-posix-signal": (
+        TRACE + "  File \"E:\\envs\\py39\\lib\\site-packages\\torch\\distributed\\elastic\\timer"
+        "\\file_based_local_timer.py\", line 63, in FileTimerClient\n    def __init__(self, "
+        "file_path: str, signal=signal.SIGKILL) -> None:\nAttributeError: module 'signal' has "
+        "no attribute 'SIGKILL'\n",
+        "signal handlers: SIGTERM and SIGINT installed (SIGKILL cannot be caught)\n"),
+    "windows-locale-encoding": (
+        TRACE + "    data = json.load(open(path))\nUnicodeDecodeError: 'gbk' codec can't decode "
+        "byte 0x80 in position 68: illegal multibyte sequence\n",
+        "reading data/train.json with codec 'utf-8' (gbk fallback disabled)\n"),
+    "windows-relpath-other-drive": (
+        "  File \"C:\\Python310\\lib\\ntpath.py\", line 744, in relpath\n    raise "
+        "ValueError(\"path is on mount %r, start on mount %r\" % (\nValueError: path is on "
+        "mount 'D:', start on mount 'C:'\n",
+        "wandb: run files saved to D:\\runs\\wandb (on mount D:)\n"),
+    "windows-path-forbidden-char": (
+        TRACE + "    os.makedirs(save_path)\nOSError: [WinError 123] The filename, directory "
+        "name, or volume label syntax is incorrect: 'out/total3d\\\\2023-06-13T11:09:46.665278'\n",
+        "created log folder out/total3d/2023-06-13_11-09-46 at 11:09:46\n"),
+    "windows-path-too-long": (
+        TRACE + "    os.makedirs(self.PATH)\nFileNotFoundError: [WinError 206] The filename or "
+        "extension is too long: 'D:\\\\DQN-Trading\\\\Results\\\\AAPL\\\\DQN; BATCH_SIZE10; "
+        "GAMMA0.7'\n",
+        "LongPathsEnabled=1: paths over 260 characters allowed\n"),
+    "windows-file-in-use": (
+        TRACE + "    os.rename(tmp_path, ckpt_path)\nPermissionError: [WinError 32] The process "
+        "cannot access the file because it is being used by another process: "
+        "'logs\\\\ckpt.tmp' -> 'logs\\\\ckpt.pth'\n",
+        "checkpoint logs\\ckpt.pth written and closed (in use by another process: none)\n"),
+    "windows-torch-dll-procedure": (
+        TRACE + "    import torch\nOSError: [WinError 127] The specified procedure could not "
+        "be found. Error loading \"C:\\venv\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" or "
+        "one of its dependencies.\n",
+        "Loaded \"C:\\venv\\lib\\site-packages\\torch\\lib\\c10_cuda.dll\" (all procedures "
+        "found)\n"),
+    "windows-tcpstore-hidden-error": (
+        "Traceback (most recent call last):\n  File \"C:\\envs\\t20\\lib\\site-packages\\torch"
+        "\\distributed\\rendezvous.py\", line 189, in _create_c10d_store\n    return TCPStore(\n"
+        "RuntimeError: unmatched '}' in format string\n",
+        "TCPStore(host_name='127.0.0.1', port=29500) started; format string '{rank}' ok\n"),
     "nvml-blocked-by-os": (
         "$ nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system\n",
         "nvidia-smi: NVML initialised, GPU access granted\n"),

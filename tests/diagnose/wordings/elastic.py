@@ -110,6 +110,18 @@ WORDINGS = [
     (STORE_FRAME + "torch.distributed.DistNetworkError: The server socket has failed to listen "
      "on any local network address. The server socket has failed to bind to [::]:29500 "
      "(errno: 98 - Address already in use).\n", "address-in-use"),
+    # the same on Windows (c10d socket.cpp, WSAEADDRINUSE), English and localised, and the
+    # bare text torch 1.x raised
+    (STORE_FRAME + "RuntimeError: The server socket has failed to listen on any local network "
+     "address. The server socket has failed to bind to [DESKTOP-L9L2GVM]:10086 (system error: "
+     "10048 - Only one usage of each socket address (protocol/network address/port) is "
+     "normally permitted.).\n", "address-in-use"),
+    (STORE_FRAME + "RuntimeError: The server socket has failed to listen on any local network "
+     "address. The server socket has failed to bind to [DESKTOP-8H2K]:29500 (system error: "
+     "10048 - \u901a\u5e38\u6bcf\u4e2a\u5957\u63a5\u5b57\u5730\u5740(\u534f\u8bae/\u7f51\u7edc\u5730\u5740/"
+     "\u7aef\u53e3)\u53ea\u5141\u8bb8\u4f7f\u7528\u4e00\u6b21\u3002).\n", "address-in-use"),
+    (STORE_FRAME + "RuntimeError: Only one usage of each socket address (protocol/network "
+     "address/port) is normally permitted.\n", "address-in-use"),
     # c10d socket.cpp's retry warning (torch 2.x, and on Windows), the log stopping at it: the
     # address answers nothing (refused would be a store not up yet)
     ("Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2\n" + "[W socket.cpp:663] [c10d] "

@@ -142,6 +142,14 @@ WORDINGS = [
      "task 0: Exited with exit code 2\n", "launcher-command-not-found"),
     # torch 2.x on Windows (ProcessGroupGloo.cpp without the function's name)
     ("RuntimeError: unsupported gloo device\n", "windows-gloo-device"),
+    # torch/__init__.py _load_dll_libraries on Windows (torch 2.9): the DLL's initialisation
+    # failed, in English and localised
+    (TRACE + "OSError: [WinError 1114] A dynamic link library (DLL) initialization routine "
+     "failed. Error loading \"D:\\proj\\.venv\\Lib\\site-packages\\torch\\lib\\c10.dll\" or "
+     "one of its dependencies.\n", "windows-torch-dll-missing"),
+    (TRACE + "OSError: [WinError 1114] \u52a8\u6001\u94fe\u63a5\u5e93(DLL)\u521d\u59cb\u5316\u4f8b\u7a0b\u5931\u8d25\u3002 "
+     "Error loading \"C:\\Python312\\Lib\\site-packages\\torch\\lib\\torch_python.dll\" or "
+     "one of its dependencies.\n", "windows-torch-dll-missing"),
     # the watchdog of a process group given a timeout of 1 ms (torch 2.5 ProcessGroupNCCL.cpp)
     ("terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG ID"
      " 0 PG GUID 0(default_pg) Rank 3] Process group watchdog thread terminated with exception: "
