@@ -3502,6 +3502,29 @@ CASES: dict[str, tuple[str, str]] = {
         "line 56, in forward\n    counts.view(-1),\nRuntimeError: Expected counts to have "
         "type Half but got Float\n",
         "SyncBatchNorm: counts gathered in float32, running stats in float32\n"),
+    # aten/src/ATen/cudnn/Exceptions.h on a permuted input
+    "cudnn-not-supported": (
+        TRACE + "    x = self.conv(x.permute(0, 3, 1, 2))\n  File \"/venv/lib/python3.10/"
+        "site-packages/torch/nn/modules/conv.py\", line 456, in _conv_forward\n    return "
+        "F.conv2d(input, weight, bias, self.stride,\nRuntimeError: cuDNN error: "
+        "CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous "
+        "input.\n",
+        "cudnn: benchmark=True, status supported for all 12 convolution shapes\n"),
+    # c10/cuda/CUDAException.h: a launch whose grid came from a large batch
+    "cuda-invalid-configuration": (
+        TRACE + "    out = ext.forward(points, feats)\nRuntimeError: CUDA error: invalid "
+        "configuration argument\nCUDA kernel errors might be asynchronously reported at some "
+        "other API call, so the stacktrace below might be incorrect.\nFor debugging consider "
+        "passing CUDA_LAUNCH_BLOCKING=1.\n",
+        "launch configuration: grid (1024, 1, 1), block (256, 1, 1); valid configuration "
+        "argument checked\n"),
+    # sklearn/utils/validation.py on NaN predictions at evaluation
+    "sklearn-input-nan": (
+        TRACE + "    auc = roc_auc_score(labels, scores)\n  File \"/venv/lib/python3.10/"
+        "site-packages/sklearn/utils/validation.py\", line 161, in _assert_all_finite\n    raise "
+        "ValueError(msg_err)\nValueError: Input contains NaN, infinity or a value too large "
+        "for dtype('float32').\n",
+        "eval: scores checked, input contains no NaN; auc 0.91\n"),
     "cuda-unknown-error": (
         TRACE + "    loss.backward()\nRuntimeError: CUDA error: unknown error\nCUDA kernel "
         "errors might be asynchronously reported at some other API call, so the stacktrace "
