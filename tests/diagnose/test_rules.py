@@ -3422,6 +3422,112 @@ CASES: dict[str, tuple[str, str]] = {
         "3163, in _map_single\n    os.chmod(cache_file_name, 0o666 & ~umask)\nOSError: "
         "[Errno 116] Stale file handle: '/mnt/nfs/cache/train/cache-1a2b.arrow'\n",
         "cache on /mnt/nfs: file handles refreshed after the remount, training resumed\n"),
+    # torch/csrc/utils/tensor_numpy.cpp: .numpy() of a bf16 model's predictions
+    "bf16-to-numpy": (
+        TRACE + "    preds = logits.argmax(-1).cpu().numpy()\n    probs = logits.softmax(-1)"
+        ".cpu().numpy()\nTypeError: Got unsupported ScalarType BFloat16\n",
+        "eval: converted logits from torch.bfloat16 to float32 before numpy; accuracy 0.81\n"),
+    # aten/src/ATen/Context.cpp alertCuBLASConfigNotDeterministic (torch 2.x)
+    "deterministic-cublas-workspace": (
+        TRACE + "    out = self.fc(x)\n  File \"/venv/lib/python3.10/site-packages/torch/nn/"
+        "modules/linear.py\", line 114, in forward\n    return F.linear(input, self.weight, "
+        "self.bias)\nRuntimeError: Deterministic behavior was enabled with either "
+        "`torch.use_deterministic_algorithms(True)` or `at::Context::setDeterministicAlgorithms"
+        "(true)`, but this operation is not deterministic because it uses CuBLAS and you have "
+        "CUDA >= 10.2. To enable deterministic behavior in this case, you must set an "
+        "environment variable before running your PyTorch application: "
+        "CUBLAS_WORKSPACE_CONFIG=:4096:8 or CUBLAS_WORKSPACE_CONFIG=:16:8. For more "
+        "information, go to https://docs.nvidia.com/cuda/cublas/index.html#results-"
+        "reproducibility\n",
+        # warn_only=True: the same words as a warning, and training goes on
+        "/venv/lib/python3.10/site-packages/torch/nn/modules/linear.py:114: UserWarning: "
+        "Deterministic behavior was enabled with either `torch.use_deterministic_algorithms"
+        "(True)` or `at::Context::setDeterministicAlgorithms(true)`, but this operation is not "
+        "deterministic because it uses CuBLAS and you have CUDA >= 10.2. (Triggered "
+        "internally at ../aten/src/ATen/Context.cpp:156.)\n  return F.linear(input, "
+        "self.weight, self.bias)\nstep 10 loss 2.31\nstep 20 loss 2.12\n"),
+    # aten/src/ATen/Context.cpp alertNotDeterministic (torch 1.8 .. 2.x)
+    "deterministic-op-unsupported": (
+        TRACE + "    loss.backward()\nRuntimeError: scatter_add_cuda_kernel does not have a "
+        "deterministic implementation, but you set 'torch.use_deterministic_algorithms(True)'. "
+        "You can turn off determinism just for this operation, or you can use the "
+        "'warn_only=True' option, if that's acceptable for your application. You can also "
+        "file an issue at https://github.com/pytorch/pytorch/issues to help us prioritize "
+        "adding deterministic support for this operation.\n",
+        "UserWarning: scatter_add_cuda_kernel does not have a deterministic implementation, but "
+        "you set 'torch.use_deterministic_algorithms(True, warn_only=True)'. You can turn off "
+        "determinism just for this operation, or you can use the 'warn_only=True' option, if "
+        "that's acceptable for your application.\nstep 10 loss 2.31\nstep 20 loss 2.12\n"),
+    # aten/src/ATen/Context.cpp (torch 2.9): inductor reading allow_tf32 after the new API
+    "tf32-api-mixed": (
+        TRACE + "    loss = compiled(x).sum()\ntorch._inductor.exc.InductorError: "
+        "LoweringException: RuntimeError: PyTorch is checking whether allow_tf32 is enabled "
+        "for cuBlas matmul,Current status indicate that you have used mix of the legacy and "
+        "new APIs to set the TF32 status for cublas matmul. We suggest only using the new API "
+        "to set the TF32 flag. See also: https://pytorch.org/docs/main/notes/cuda.html#"
+        "tensorfloat-32-tf32-on-ampere-and-later-devices\n",
+        "TF32 status for cublas matmul: fp32_precision='tf32' (new API only, legacy allow_tf32 "
+        "untouched)\n"),
+    # c10/cuda/CUDAAllocatorConfig.cpp on torch 2.0 with expandable_segments
+    "alloc-conf-unrecognized": (
+        TRACE + "    model.cuda()\n  File \"/venv/lib/python3.10/site-packages/torch/cuda/"
+        "__init__.py\", line 247, in _lazy_init\n    torch._C._cuda_init()\nRuntimeError: "
+        "Unrecognized CachingAllocator option: expandable_segments\n",
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (CachingAllocator option recognized, "
+        "torch 2.4)\n"),
+    # torch/utils/data/_utils/pin_memory.py: the pin-memory thread's error re-raised
+    "pin-memory-host-oom": (
+        TRACE + "    for step, (inputs, targets) in enumerate(loader):\n  File \"/venv/lib/"
+        "python3.10/site-packages/torch/_utils.py\", line 694, in reraise\n    raise "
+        "exception\nRuntimeError: Caught RuntimeError in pin memory thread for device 0.\n"
+        "Original Traceback (most recent call last):\n  File \"/venv/lib/python3.10/"
+        "site-packages/torch/utils/data/_utils/pin_memory.py\", line 37, in do_one_step\n"
+        "    data = pin_memory(data, device)\n  File \"/venv/lib/python3.10/site-packages/"
+        "torch/utils/data/_utils/pin_memory.py\", line 79, in pin_memory\n    return "
+        "data.pin_memory(device)\nRuntimeError: CUDA error: out of memory\nCUDA kernel errors "
+        "might be asynchronously reported at some other API call, so the stacktrace below "
+        "might be incorrect.\n",
+        "DataLoader: pin_memory=True, 8 workers; pinned 2.1 GiB of host memory, no out of "
+        "memory\n"),
+    # transformers modeling_utils.py gradient_checkpointing_enable
+    "gradient-checkpointing-unsupported": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/transformers/modeling_utils.py\", "
+        "line 1584, in gradient_checkpointing_enable\n    raise ValueError(f\"{self.__class__"
+        ".__name__} does not support gradient checkpointing.\")\nValueError: "
+        "ChatGLMForConditionalGeneration does not support gradient checkpointing.\n",
+        # LLaMA-Factory's warning: it goes on without it
+        "[WARNING|2024-05-01 10:00:00] llamafactory.model.model_utils.checkpointing:  Current "
+        "model does not support gradient checkpointing.\n{'loss': 1.92, 'grad_norm': 0.8, "
+        "'learning_rate': 2e-05, 'epoch': 0.1}\n"),
+    # torch < 2.1 torch/nn/modules/_functions.py (SyncBatchNorm) in a .half() model
+    "syncbn-fp16-counts": (
+        TRACE + "  File \"/venv/lib/python3.8/site-packages/torch/nn/modules/_functions.py\", "
+        "line 56, in forward\n    counts.view(-1),\nRuntimeError: Expected counts to have "
+        "type Half but got Float\n",
+        "SyncBatchNorm: counts gathered in float32, running stats in float32\n"),
+    # aten/src/ATen/cudnn/Exceptions.h on a permuted input
+    "cudnn-not-supported": (
+        TRACE + "    x = self.conv(x.permute(0, 3, 1, 2))\n  File \"/venv/lib/python3.10/"
+        "site-packages/torch/nn/modules/conv.py\", line 456, in _conv_forward\n    return "
+        "F.conv2d(input, weight, bias, self.stride,\nRuntimeError: cuDNN error: "
+        "CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous "
+        "input.\n",
+        "cudnn: benchmark=True, status supported for all 12 convolution shapes\n"),
+    # c10/cuda/CUDAException.h: a launch whose grid came from a large batch
+    "cuda-invalid-configuration": (
+        TRACE + "    out = ext.forward(points, feats)\nRuntimeError: CUDA error: invalid "
+        "configuration argument\nCUDA kernel errors might be asynchronously reported at some "
+        "other API call, so the stacktrace below might be incorrect.\nFor debugging consider "
+        "passing CUDA_LAUNCH_BLOCKING=1.\n",
+        "launch configuration: grid (1024, 1, 1), block (256, 1, 1); valid configuration "
+        "argument checked\n"),
+    # sklearn/utils/validation.py on NaN predictions at evaluation
+    "sklearn-input-nan": (
+        TRACE + "    auc = roc_auc_score(labels, scores)\n  File \"/venv/lib/python3.10/"
+        "site-packages/sklearn/utils/validation.py\", line 161, in _assert_all_finite\n    raise "
+        "ValueError(msg_err)\nValueError: Input contains NaN, infinity or a value too large "
+        "for dtype('float32').\n",
+        "eval: scores checked, input contains no NaN; auc 0.91\n"),
     "cuda-unknown-error": (
         TRACE + "    loss.backward()\nRuntimeError: CUDA error: unknown error\nCUDA kernel "
         "errors might be asynchronously reported at some other API call, so the stacktrace "

@@ -180,10 +180,36 @@ WORDINGS = [
     ("  File \"/usr/local/lib/python3.10/dist-packages/transformers/models/auto/"
      "configuration_auto.py\", line 671, in __getitem__\n    raise KeyError(key)\n"
      "KeyError: 'qwen2'\n", "model-type-unknown"),
+    # transformers 4.34 .. 4.36 modeling_utils.py _check_and_enable_flash_attn_2
+    ("  File \"/venv/lib/python3.10/site-packages/transformers/modeling_utils.py\", line 1422, "
+     "in _check_and_enable_flash_attn_2\n    raise ValueError(\nValueError: Flash Attention "
+     "2.0 only supports torch.float16 and torch.bfloat16 dtypes. You passed torch.float32, "
+     "this might lead to unexpected behaviour.\n", "flash-attn-dtype"),
+    # transformers' Trainer log dict (trainer.py log): the loss turned NaN and stays there
+    ("{'loss': 1.2345, 'grad_norm': 3.2, 'learning_rate': 2e-05, 'epoch': 0.05}\n"
+     "{'loss': nan, 'grad_norm': nan, 'learning_rate': 2e-05, 'epoch': 0.1}\n"
+     "{'loss': nan, 'grad_norm': nan, 'learning_rate': 2e-05, 'epoch': 0.15}\n"
+     "{'train_runtime': 100.0, 'train_samples_per_second': 3.2, 'train_loss': nan, "
+     "'epoch': 1.0}\n", "nan-loss"),
+    # a bf16/fp16 overflow (LLaMA-Factory's FAQ, ChatGLM3 in fp16): the loss is 0.0 and every
+    # gradient NaN
+    ("{'loss': 1.2345, 'grad_norm': 3.2, 'learning_rate': 2e-05, 'epoch': 0.05}\n"
+     "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.00012142857142857143, 'epoch': 0.1}\n"
+     "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.00012142857142857143, 'epoch': 0.15}"
+     "\n", "nan-loss"),
 ]
 
 
 HEALTHY = [
+    # fp16 AMP: an overflowing step the GradScaler skips (grad_norm nan, the loss finite)
+    "{'loss': 2.3114, 'grad_norm': nan, 'learning_rate': 2e-05, 'epoch': 0.01}\n"
+    "{'loss': 2.2871, 'grad_norm': 1.93, 'learning_rate': 2e-05, 'epoch': 0.02}\n",
+    # transformers 4.37 and later: the FlashAttention-2 dtype check is a warning
+    "Flash Attention 2.0 only supports torch.float16 and torch.bfloat16 dtypes, but the "
+    "current dype in Qwen3ForCausalLM is torch.float32. You should run training or inference "
+    "using Automatic Mixed-Precision via the `with torch.autocast(device_type='torch_device'):"
+    "` decorator, or load the model with the `torch_dtype` argument.\n"
+    "{'loss': 1.2, 'epoch': 0.5}\n",
     "requirement vllm>=0.4.3,<=0.7.3 satisfied: found vllm==0.7.3\n",
     # the same since pydantic 2.1: a warning, and the program goes on
     "/venv/lib/python3.11/site-packages/pydantic/_internal/_fields.py:151: UserWarning: Field "

@@ -348,9 +348,35 @@ WORDINGS = [
      "line 3321, in new_group\n    raise RuntimeError(\nRuntimeError: The new group's rank "
      "should be within the the world_size set by init_process_group\n",
      "device-mesh-too-big"),
+    # --- one dtype beside another, in ATen's other checks (dtype-mismatch) ---
+    # sdp_utils_cpp.h validate_sdpa_input (torch 2.x): q left in fp32 beside bf16 k/v
+    (TRACE + "    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)\nRuntimeError: "
+     "Expected query, key, and value to have the same dtype, but got query.dtype: float "
+     "key.dtype: c10::BFloat16 and value.dtype: c10::BFloat16 instead.\n", "dtype-mismatch"),
+    # TensorAdvancedIndexing.cpp index_put_: fp32 image features into fp16 embeddings
+    (TRACE + "    inputs_embeds[image_mask] = image_features\nRuntimeError: Index put requires "
+     "the source and destination dtypes match, got Half for the destination and Float for the "
+     "source.\n", "dtype-mismatch"),
+    # masked_scatter_ under autocast (torch 2.x)
+    (TRACE + "    embeds.masked_scatter_(mask, feats)\nRuntimeError: masked_scatter_: expected "
+     "self and source to have same dtypes but got Half and Float\n", "dtype-mismatch"),
+    # ScatterGatherChecks.h
+    (TRACE + "    out.scatter_(1, index, src)\nRuntimeError: scatter(): Expected self.dtype to be "
+     "equal to src.dtype\n", "dtype-mismatch"),
+    # mixed_data_type.h: a LayerNorm offloaded to the CPU in bf16, fed fp32
+    (TRACE + "    return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, "
+     "self.eps)\nRuntimeError: mixed dtype (CPU): expect parameter to have scalar type of "
+     "Float\n", "dtype-mismatch"),
+    # torch 1.x TensorUtils.cpp checkSameType: apex O2's fp16 BatchNorm fed fp32
+    (TRACE + "    return torch.batch_norm(\nRuntimeError: Expected tensor for argument #1 "
+     "'input' to have the same type as tensor for argument #2 'weight'; but type "
+     "torch.cuda.FloatTensor does not equal torch.cuda.HalfTensor (while checking arguments "
+     "for cudnn_batch_norm)\n", "dtype-mismatch"),
 ]
 
 HEALTHY = [
+    # a model's own report of its attention inputs: nothing differs
+    "dtype check: query, key, and value have the same dtype (c10::BFloat16)\n",
     # TensorFlow's probe for CUDA in an image that has both (a warning, torch goes on)
     "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
     "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: "
