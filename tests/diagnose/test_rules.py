@@ -3610,6 +3610,105 @@ CASES: dict[str, tuple[str, str]] = {
         "[  12.441923] NVRM: GPU 0000:98:00.0: RmInitAdapter failed! (0x62:0x65:1792)\n"
         "[  12.442011] NVRM: GPU 0000:98:00.0: rm_init_adapter failed, device minor number 0\n",
         "[  12.441923] NVRM: loading NVIDIA UNIX x86_64 Kernel Module  550.54.15\n"),
+    "torch-cuda-arch-unknown": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/torch/utils/cpp_extension.py\", "
+        "line 1606, in _get_cuda_arch_flags\n    raise ValueError(f\"Unknown CUDA arch ({arch}) "
+        "or GPU not supported\")\nValueError: Unknown CUDA arch (8.9) or GPU not supported\n",
+        "TORCH_CUDA_ARCH_LIST=8.0;8.6;8.9 (all supported by this torch)\n"),
+    "extension-build-sees-no-gpu": (
+        "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n" + TRACE
+        + "  File \"/usr/local/lib/python3.7/dist-packages/torch/utils/cpp_extension.py\", line "
+        "1606, in _get_cuda_arch_flags\n    arch_list[-1] += '+PTX'\n"
+        "IndexError: list index out of range\n",
+        "arch_list: ['8.0', '8.6+PTX'] (from TORCH_CUDA_ARCH_LIST)\n"),
+    "flash-attn-backward-head-dim": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/flash_attn/flash_attn_interface"
+        ".py\", line 96, in _flash_attn_backward\n    dq, dk, dv, softmax_d, = flash_attn_cuda.bwd("
+        "\nRuntimeError: FlashAttention backward for head dim > 192 requires A100/A800 or "
+        "H100/H800\n",
+        "flash-attn backward: head dim 128 on A100-SXM4-80GB\n"),
+    "bitsandbytes-old-on-windows": (
+        TRACE + "  File \"C:\\Users\\u\\miniconda3\\envs\\lora\\lib\\site-packages\\bitsandbytes\\"
+        "cuda_setup\\main.py\", line 162, in get_cuda_lib_handle\n    if not os.path.exists("
+        "dir_path):\nTypeError: argument of type 'WindowsPath' is not iterable\n",
+        "bitsandbytes 0.43.1 loaded from C:\\Users\\u\\site-packages\\bitsandbytes (WindowsPath ok)\n"),
+    "pyg-extension-cuda-mismatch": (
+        TRACE + "  File \"/usr/local/lib/python3.8/site-packages/torch_sparse/__init__.py\", line "
+        "40, in <module>\n    raise RuntimeError(\nRuntimeError: Detected that PyTorch and "
+        "torch_sparse were compiled with different CUDA versions. PyTorch has CUDA version 11.3 "
+        "and torch_sparse has CUDA version 10.2. Please reinstall the torch_sparse that matches "
+        "your PyTorch install.\n",
+        "torch_sparse 0.6.18 (CUDA 12.1) matches PyTorch 2.1.0+cu121\n"),
+    "deepspeed-op-prebuild-incompatible": (
+        " [WARNING]  async_io requires the dev libaio .so object and headers but these were not "
+        "found.\n" + TRACE.replace("train.py", "setup.py") + "    assert op_builder.is_compatible(), "
+        "f\"Unable to pre-compile {op_name}\"\nAssertionError: Unable to pre-compile async_io\n",
+        "Install Ops={'async_io': 1, 'fused_adam': 1, 'cpu_adam': 1} (all pre-compiled)\n"),
+    "wheel-platform-mismatch": (
+        "$ pip install flash_attn-2.5.8+cu122torch2.3cxx11abiFALSE-cp310-cp310-linux_x86_64.whl\n"
+        "ERROR: flash_attn-2.5.8+cu122torch2.3cxx11abiFALSE-cp310-cp310-linux_x86_64.whl is not a "
+        "supported wheel on this platform.\n",
+        "Processing ./flash_attn-2.5.8+cu122torch2.3cxx11abiFALSE-cp310-cp310-linux_x86_64.whl\n"),
+    "nvcc-gcc11-parameter-packs": (
+        "/usr/include/c++/11/bits/std_function.h:435:145: error: parameter packs not expanded "
+        "with '...':\n  435 |         function(_Functor&& __f)\n"
+        "/usr/include/c++/11/bits/std_function.h:435:145: note:         '_ArgTypes'\n"
+        "ninja: build stopped: subcommand failed.\n",
+        "/usr/include/c++/11/bits/std_function.h included (gcc 11.4, CUDA 12.1)\n"),
+    "extension-build-out-of-memory": (
+        "FAILED: /tmp/pip-install-abc/flash-attn_1/build/temp.linux-x86_64-cpython-310/csrc/"
+        "flash_attn/src/flash_bwd_hdim128_fp16_sm80.o\nc++: fatal error: Killed signal "
+        "terminated program cc1plus\ncompilation terminated.\n"
+        "ninja: build stopped: subcommand failed.\n",
+        "[12/49] c++ -c flash_api.cpp -o flash_api.o (cc1plus peak 3.1 GB)\n"),
+    "extension-uses-removed-torch-api": (
+        "building 'DCNv2._ext' extension\n/workspace/DCNv2/src/cuda/dcn_v2_cuda.cu:6:10: fatal "
+        "error: THC/THC.h: No such file or directory\n    6 | #include <THC/THC.h>\n"
+        "compilation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit "
+        "status 1\n",
+        "replaced THC/THC.h with ATen/cuda/CUDAContext.h; AT_CHECK with TORCH_CHECK\n"),
+    "extension-needs-cxx17": (
+        "[ 50%] Building CXX object CMakeFiles/libsegmentator.dir/segmentator.cpp.o\n"
+        "/opt/conda/lib/python3.8/site-packages/torch/include/torch/csrc/api/include/torch/all.h"
+        ":4:2: error: #error C++17 or later compatible compiler is required to use PyTorch.\n"
+        " #error C++17 or later compatible compiler is required to use PyTorch.\n",
+        "-- CMAKE_CXX_STANDARD 17: a C++17 compiler is used for PyTorch\n"),
+    "mmcv-ops-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.8/site-packages/mmcv/utils/ext_loader.py\", line "
+        "13, in load_ext\n    ext = importlib.import_module('mmcv.' + name)\n"
+        "ModuleNotFoundError: No module named 'mmcv._ext'\n",
+        "MMCV CUDA Compiler: 12.1; mmcv._ext loaded\n"),
+    "mamba-kernels-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/mamba_ssm/ops/selective_scan_"
+        "interface.py\", line 10, in <module>\n    import selective_scan_cuda\n"
+        "ModuleNotFoundError: No module named 'selective_scan_cuda'\n",
+        "selective_scan_cuda loaded from site-packages\n"),
+    "causal-conv1d-version-mismatch": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/mamba_ssm/ops/triton/ssd_combined"
+        ".py\", line 850, in forward\n    causal_conv1d_cuda.causal_conv1d_fwd(rearrange(xBC, "
+        "\"b s d -> b d s\"),\nTypeError: causal_conv1d_fwd(): incompatible function arguments. "
+        "The following argument types are supported:\n    1. (arg0: torch.Tensor, arg1: "
+        "torch.Tensor, arg2: Optional[torch.Tensor], arg3: Optional[torch.Tensor], arg4: bool) "
+        "-> torch.Tensor\n",
+        "causal_conv1d 1.4.0 and mamba_ssm 2.2.2: causal_conv1d_fwd signature ok\n"),
+    "setup-py-import-hidden-by-build-isolation": (
+        "Collecting flash-attn\n  Preparing metadata (setup.py) ... error\n  error: "
+        "subprocess-exited-with-error\n  × python setup.py egg_info did not run successfully.\n"
+        "  │ exit code: 1\n  ╰─> [6 lines of output]\n      Traceback (most recent call last):\n"
+        "        File \"/tmp/pip-install-ab12/flash-attn_4a/setup.py\", line 9, in <module>\n"
+        "          from packaging.version import parse, Version\n"
+        "      ModuleNotFoundError: No module named 'packaging'\n      [end of output]\n",
+        "Collecting flash-attn\n  Preparing metadata (setup.py) ... done\n"),
+    "detectron2-c-missing": (
+        TRACE + "  File \"/home/user/detectron2/detectron2/layers/deform_conv.py\", line 11, in "
+        "<module>\n    from detectron2 import _C\nImportError: cannot import name '_C' from "
+        "'detectron2' (/home/user/detectron2/detectron2/__init__.py)\n",
+        "detectron2._C loaded from /venv/lib/python3.10/site-packages/detectron2\n"),
+    "flash-attn-cuda-module-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/flash_attn/flash_attn_interface"
+        ".py\", line 10, in <module>\n    import flash_attn_2_cuda as flash_attn_cuda\n"
+        "ModuleNotFoundError: No module named 'flash_attn_2_cuda'\n",
+        "flash_attn_2_cuda imported from /venv/lib/python3.10/site-packages\n"),
     "zero3-param-not-gathered": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/deepspeed/runtime/zero/"
         "partitioned_param_coordinator.py\", line 385, in fetch_sub_module\n    assert "

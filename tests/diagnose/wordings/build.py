@@ -176,6 +176,39 @@ WORDINGS = [
     # torch's cuDNN wheel users) load them by name
     (TRACE + "OSError: libcudnn_adv.so.9: cannot open shared object file: No such file or "
      "directory\n", "cuda-runtime-library-missing"),
+    # torch 1.13 utils/cpp_extension.py check_compiler_ok_for_platform: no c++ on PATH
+    (TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", "
+     "line 351, in check_compiler_ok_for_platform\n    which = subprocess.check_output(['which', "
+     "compiler], stderr=subprocess.STDOUT)\nsubprocess.CalledProcessError: Command '['which', "
+     "'c++']' returned non-zero exit status 1.\n",
+     "no-c-compiler"),
+    # causal-conv1d 1.1 setup.py get_cuda_bare_metal_version with torch's CUDA_HOME None
+    ("      Traceback (most recent call last):\n        File \"/tmp/pip-install-x/causal-conv1d_1/"
+     "setup.py\", line 70, in get_cuda_bare_metal_version\n          raw_output = subprocess."
+     "check_output([cuda_dir + \"/bin/nvcc\", \"-V\"], universal_newlines=True)\n      "
+     "TypeError: unsupported operand type(s) for +: 'NoneType' and 'str'\n",
+     "cuda-home-missing"),
+    # gcc on torch 2.x's ATen/cuda/CUDAContext.h with no CUDA toolkit headers (setup.py build)
+    ("/venv/lib/python3.10/site-packages/torch/include/c10/cuda/CUDAStream.h:6:10: fatal error: "
+     "cuda_runtime_api.h: No such file or directory\n #include <cuda_runtime_api.h>\n"
+     "compilation terminated.\nerror: command 'gcc' failed with exit status 1\n",
+     "cuda-home-missing"),
+    # bitsandbytes 0.37 to 0.41: the CPU library called for a GPU function (ctypes' __getattr__)
+    (raised("func = self.__getitem__(name)",
+             "AttributeError: /usr/local/lib/python3.10/dist-packages/bitsandbytes/"
+             "libbitsandbytes_cpu.so: undefined symbol: cget_col_row_stats"),
+     "bitsandbytes-without-cuda"),
+    # torch 2.x utils/cpp_extension.py _run_ninja_build's wrapper, the compiler's output cut off
+    (raised("subprocess.run(",
+             "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit "
+             "status 1.\n\nThe above exception was the direct cause of the following exception:"
+             "\n\nRuntimeError: Error compiling objects for extension"),
+     "extension-build-failed"),
+    # CUDA 11.7's own ptxas asked for sm_90 in an extension's ninja build
+    ("FAILED: /tmp/ext/build/temp.linux-x86_64-cpython-310/kernel.o\n"
+     "ptxas fatal   : Value 'sm_90' is not defined for option 'gpu-name'\n"
+     "ninja: build stopped: subcommand failed.\n",
+     "nvcc-arch-unsupported"),
 ]
 
 
@@ -216,4 +249,12 @@ HEALTHY = [
     "numpy.core.umath imported\n",
     "numpy 2.1.3: numpy._core loaded\n",
     "ptxas info    : Used 64 registers, 416 bytes cmem[0] for sm_90a\n",
+    # PyG 2.3+ torch_geometric/typing.py: an optional extension it goes on without
+    "UserWarning: An issue occurred while importing 'torch-sparse'. Disabling its usage. "
+    "Stacktrace: Detected that PyTorch and torch_sparse were compiled with different CUDA "
+    "versions. PyTorch has CUDA version 12.1 and torch_sparse has CUDA version 11.8.\n",
+    # bitsandbytes 0.37 to 0.41 cextension.py at import on Windows (printed, the run goes on)
+    "argument of type 'WindowsPath' is not iterable\n",
+    "UserWarning: Attempted to use ninja as the BuildExtension backend but we could not find "
+    "ninja.. Falling back to using the slow distutils backend.\n",
 ]
