@@ -315,6 +315,50 @@ def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_
      "tokens` to 4095\nError: ArgumentValidation(\"`max_input_tokens must be < `max_t"
      "otal_tokens`\")\n",
      "tgi-token-limits-invalid"),
+    # torch 2.3's cuDNN plan warning, then the run's own error
+    ("/opt/conda/lib/python3.11/site-packages/torch/nn/modules/conv.py:456: UserWarni"
+     "ng: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR:"
+     " cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPORTED (Trig"
+     "gered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)\n  return F"
+     ".conv2d(input, weight, bias, self.stride,\nstep 100 loss 0.6931\nTraceback (mos"
+     "t recent call last):\n  File \"/workspace/train.py\", line 88, in <module>\n   "
+     " main()\n  File \"/workspace/train.py\", line 80, in main\n    save_checkpoint("
+     "model, \"C:\\\\runs\\\\ckpt.pt\")\n  File \"/workspace/train.py\", line 30, in "
+     "save_checkpoint\n    os.replace(tmp, path)\nPermissionError: [Errno 13] Permiss"
+     "ion denied: '/mnt/shared/runs/ckpt.pt'\n",
+     "python-exception"),
+    # a W&B agent's warning that it could not register a signal handler, then an OOM
+    ("wandb: Agent Starting Run: 8xk2p1 with config:\nwandb: \tlr: 0.0003\n2024-05-01"
+     " 10:00:01 WARNING Could not register the SIGTERM handler for graceful shutdown:"
+     " signal only works in main thread of the main interpreter\nEpoch 0:  12%|\u2588"
+     "\u258f        | 120/1000 [00:30<03:40, loss=2.31]\nTraceback (most recent call "
+     "last):\n  File \"/workspace/train.py\", line 120, in train\n    loss = model(ba"
+     "tch).loss\n  File \"/venv/lib/python3.10/site-packages/torch/nn/modules/module."
+     "py\", line 1511, in _wrapped_call_impl\n    return self._call_impl(*args, **kwa"
+     "rgs)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. G"
+     "PU 0 has a total capacity of 23.65 GiB of which 1.10 GiB is free. Including non"
+     "-PyTorch memory, this process has 22.50 GiB memory in use.\n",
+     "cuda-oom"),
+    # a WinError 32 a library logged and went past, then the run's own error
+    ("Saving model checkpoint to outputs\\checkpoint-500\nWARNING:root:could not remo"
+     "ve old checkpoint outputs\\checkpoint-250: [WinError 32] The process cannot acc"
+     "ess the file because it is being used by another process: 'outputs\\\\checkpoin"
+     "t-250\\\\events.out.tfevents.1700000000'\n{'loss': 1.0123, 'grad_norm': 0.9, 'l"
+     "earning_rate': 1e-05, 'epoch': 1.2}\nTraceback (most recent call last):\n  File"
+     " \"C:\\proj\\train.py\", line 90, in <module>\n    trainer.train()\n  File \"C:"
+     "\\proj\\train.py\", line 70, in train\n    batch = next(it)\nKeyError: 'input_i"
+     "ds'\n",
+     "python-exception"),
+    # WinError 206 from CreateProcess: a command line too long, not a path
+    ("Building extension module fused_adam...\nTraceback (most recent call last):\n  "
+     "File \"C:\\Users\\me\\proj\\train.py\", line 12, in <module>\n    from deepspee"
+     "d.ops.adam import FusedAdam\n  File \"C:\\Users\\me\\miniconda3\\envs\\ml\\lib"
+     "\\site-packages\\torch\\utils\\cpp_extension.py\", line 2100, in _run_ninja_bui"
+     "ld\n    subprocess.run(\n  File \"C:\\Users\\me\\miniconda3\\envs\\ml\\lib\\sub"
+     "process.py\", line 1456, in _execute_child\n    hp, ht, pid, tid = _winapi.Crea"
+     "teProcess(executable, args,\nFileNotFoundError: [WinError 206] The filename or "
+     "extension is too long\n",
+     "python-exception"),
 ])
 def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -357,6 +401,41 @@ def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     "1d., retrying.\nI 11-26 19:39:02 cloud_vm_ray_backend.py:1400] Successfully prov"
     "isioned or found existing VM.\n(task, pid=4242) Epoch 3: 100%|##########| 500/50"
     "0 [01:00<00:00]\n(task, pid=4242) Training completed.\n",
+    # torch 2.3's cuDNN plan warning in a run that goes on
+    "Epoch 1/10\n/opt/conda/lib/python3.11/site-packages/torch/nn/modules/conv.py:456"
+    ": UserWarning: Plan failed with a cudnnException: CUDNN_BACKEND_EXECUTION_PLAN_D"
+    "ESCRIPTOR: cudnnFinalize Descriptor Failed cudnn_status: CUDNN_STATUS_NOT_SUPPOR"
+    "TED (Triggered internally at ../aten/src/ATen/native/cudnn/Conv_v8.cpp:919.)\n  "
+    "return F.conv2d(input, weight, bias, self.stride,\nstep 100 loss 0.6931\nstep 20"
+    "0 loss 0.5120\nEpoch 1 done, val_acc 0.81\n",
+    # a NaN evaluation loss while the training loss falls
+    "{'loss': 2.1034, 'grad_norm': 1.52, 'learning_rate': 2e-05, 'epoch': 0.5}\n{'eva"
+    "l_loss': nan, 'eval_runtime': 3.1, 'eval_samples_per_second': 10.2, 'epoch': 0.5"
+    "}\n{'loss': 1.9876, 'grad_norm': 1.33, 'learning_rate': 1e-05, 'epoch': 1.0}\n{'"
+    "train_runtime': 120.0, 'train_samples_per_second': 3.2, 'train_loss': 2.04, 'epo"
+    "ch': 1.0}\n",
+    # an fp16 GRPO run's first step: loss 0.0 and a skipped step's NaN grad norm
+    "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 1e-06, 'num_tokens': 51200.0, '"
+    "completions/mean_length': 180.2, 'rewards/accuracy_reward/mean': 0.12, 'reward':"
+    " 0.12, 'kl': 0.0, 'epoch': 0.01}\n{'loss': 0.0, 'grad_norm': 0.8421, 'learning_r"
+    "ate': 9.9e-07, 'num_tokens': 102400.0, 'completions/mean_length': 176.9, 'reward"
+    "s/accuracy_reward/mean': 0.15, 'reward': 0.15, 'kl': 0.0004, 'epoch': 0.02}\n{'l"
+    "oss': 0.0001, 'grad_norm': 0.7712, 'learning_rate': 9.8e-07, 'num_tokens': 15360"
+    "0.0, 'epoch': 0.03}\n{'train_runtime': 812.3, 'train_samples_per_second': 1.2, '"
+    "train_steps_per_second': 0.1, 'train_loss': 3.2e-05, 'epoch': 1.0}\n",
+    # tempfile's clean-up at exit on Windows after a run that finished
+    "{'train_runtime': 812.3, 'train_samples_per_second': 1.2, 'train_steps_per_secon"
+    "d': 0.1, 'train_loss': 0.41, 'epoch': 3.0}\nSaving model checkpoint to outputs\\"
+    "final\nTraining finished.\nException ignored in: <finalize object at 0x1f2a3c4d5"
+    "e0; dead>\nTraceback (most recent call last):\n  File \"C:\\Users\\me\\miniconda"
+    "3\\envs\\ml\\lib\\weakref.py\", line 591, in __call__\n    return info.func(*inf"
+    "o.args, **(info.kwargs or {}))\n  File \"C:\\Users\\me\\miniconda3\\envs\\ml\\li"
+    "b\\tempfile.py\", line 829, in _cleanup\n    _shutil.rmtree(name)\n  File \"C:\\"
+    "Users\\me\\miniconda3\\envs\\ml\\lib\\shutil.py\", line 620, in _rmtree_unsafe\n"
+    "    os.unlink(fullname)\nPermissionError: [WinError 32] The process cannot acces"
+    "s the file because it is being used by another process: 'C:\\\\Users\\\\me\\\\Ap"
+    "pData\\\\Local\\\\Temp\\\\tmpa1b2c3d4\\\\events.out.tfevents'\nwandb: Synced 5 W"
+    "&B file(s)\n",
 ])
 def test_census_rules_lookalikes_of_runs_that_go_on(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text
