@@ -359,6 +359,44 @@ def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_
      "teProcess(executable, args,\nFileNotFoundError: [WinError 206] The filename or "
      "extension is too long\n",
      "python-exception"),
+    # DeepSpeed's setup.py asking for torch first: no incompatible op
+    ("Collecting deepspeed\n  Downloading deepspeed-0.14.0.tar.gz (1.3 MB)\n  Prepari"
+     "ng metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n  "
+     "\u00d7 python setup.py egg_info did not run successfully.\n  \u2502 exit code: "
+     "1\n  \u2570\u2500> [12 lines of output]\n      [WARNING] Unable to import torch"
+     ", pre-compiling ops will be disabled. Please visit https://pytorch.org/ to see "
+     "how to properly install torch on your system.\n      Traceback (most recent cal"
+     "l last):\n        File \"<string>\", line 2, in <module>\n        File \"<pip-s"
+     "etuptools-caller>\", line 34, in <module>\n        File \"/tmp/pip-install-x/de"
+     "epspeed_1/setup.py\", line 200, in <module>\n          assert torch_available, "
+     "f\"Unable to pre-compile {op_name}, please first install torch\"\n      Asserti"
+     "onError: Unable to pre-compile async_io, please first install torch\n      [end"
+     " of output]\n",
+     "failure-shown"),
+    # flash-attn 2.5.5 and later: the head dim limit only with dropout
+    ("Traceback (most recent call last):\n  File \"/opt/conda/lib/python3.10/site-pac"
+     "kages/flash_attn/flash_attn_interface.py\", line 96, in _flash_attn_backward\n "
+     "   dq, dk, dv, softmax_d, = flash_attn_cuda.bwd(\nRuntimeError: FlashAttention "
+     "backward for head dim > 192 with dropout requires A100/A800 or H100/H800\n",
+     "flash-attn-backward-head-dim"),
+    # flash-attn 2.5.5 and later: head dims 224 and 256
+    ("Traceback (most recent call last):\n  File \"/opt/conda/lib/python3.10/site-pac"
+     "kages/flash_attn/flash_attn_interface.py\", line 96, in _flash_attn_backward\n "
+     "   dq, dk, dv, softmax_d, = flash_attn_cuda.bwd(\nRuntimeError: FlashAttention "
+     "backward for head dim 256 with dropout, or head dim 224 with/without dropout re"
+     "quires A100/A800 or H100/H800\n",
+     "flash-attn-backward-head-dim"),
+    # nvcc's own wording of the removed AT_CHECK
+    ("/work/DCN/src/vision.cpp(12): error: identifier \"AT_CHECK\" is undefined\n1 er"
+     "ror detected in the compilation of \"/work/DCN/src/cuda/dcn_v2_cuda.cu\".\nninj"
+     "a: build stopped: subcommand failed.\n",
+     "extension-uses-removed-torch-api"),
+    # an extension including THC's .cuh headers
+    ("/work/DCN/src/cuda/deform_conv_cuda_kernel.cu:63:10: fatal error: THC/THCAtomic"
+     "s.cuh: No such file or directory\n   63 | #include <THC/THCAtomics.cuh>\ncompil"
+     "ation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit s"
+     "tatus 1\n",
+     "extension-uses-removed-torch-api"),
 ])
 def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
