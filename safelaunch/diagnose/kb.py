@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property, lru_cache
@@ -355,7 +356,7 @@ def parse_data(data: Any, keywords: dict[str, str | None]) -> list[Rule]:
         raise ConfigError("rules.yaml: expected a list of rules")
     rules = [_rule(raw, i, keywords) for i, raw in enumerate(data)]
     ids = [r.id for r in rules]
-    duplicates = {i for i in ids if ids.count(i) > 1}
+    duplicates = {i for i, n in Counter(ids).items() if n > 1}
     if duplicates:
         raise ConfigError(f"rules.yaml: duplicate rule id(s) {sorted(duplicates)}")
     for rule in rules:
