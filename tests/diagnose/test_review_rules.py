@@ -203,39 +203,7 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
     # the old MIG form (MIG-GPU-<uuid>/<gi>/<ci>)
     (TRACE_AT + "ValueError: invalid literal for int() with base 10: "
      "'MIG-GPU-5c89852c-d268-c3f3-1b07-005d5ae1dc3f/7/0'\n", "visible-devices-uuid"),
-])
-def test_this_rounds_review_findings(text: str, first: str) -> None:
-    assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
-
-
-@pytest.mark.parametrize("text", [
-    # a library's warning of what it caught, in a run that finished
-    "WARNING:widgetlib:optional kernels off: AttributeError: module 'triton' has no attribute "
-    "'language'\nepoch 1 step 100 loss 2.31\ntraining finished, saved checkpoint\n",
-    # TCPStore's first retry alone: working runs print it and then connect
-    "[W1123 10:01:02.123456 123 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate "
-    "to host 10.0.0.2:29500 - retrying (try=0, timeout=600000ms, delay=82ms): Connection reset "
-    "by peer\n",
-])
-def test_this_rounds_review_quiet_lines(text: str) -> None:
-    assert diagnose(from_text(text, "x.log")).status == "no_failure", text
-
-
-def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_failure() -> None:
-    text = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to "
-            "[node0.cluster]:29500 (errno: 113 - No route to host).\n"
-            "[INFO] [default] Rendezvous complete for workers. Result:\n"
-            + "".join(f"[rank2]: step {n} loss 2.{n:02d}\n" for n in range(20))
-            + "Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in "
-            "<module>\ntorch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The "
-            "connection to the C10d store has failed. See inner exception for details.\n")
-    ids = [f.id for f in diagnose(from_text(text, "x.log")).findings]
-    assert ids[:1] == ["rendezvous-failed"] and "master-addr-unreachable" not in ids
-
-
-
-# the second review of this round: lookalikes of the census rules
-@pytest.mark.parametrize(("text", "first"), [
+    # the census rules' lookalikes (the reviews of the round after)
     # a datasets cache folder named by a hex hash: no Triton cache file
     ("Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
      "FileNotFoundError: [Errno 2] No such file or directory: '/root/.cache/huggingfa"
@@ -398,11 +366,19 @@ def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_
      "tatus 1\n",
      "extension-uses-removed-torch-api"),
 ])
-def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
+def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
 
 
 @pytest.mark.parametrize("text", [
+    # a library's warning of what it caught, in a run that finished
+    "WARNING:widgetlib:optional kernels off: AttributeError: module 'triton' has no attribute "
+    "'language'\nepoch 1 step 100 loss 2.31\ntraining finished, saved checkpoint\n",
+    # TCPStore's first retry alone: working runs print it and then connect
+    "[W1123 10:01:02.123456 123 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate "
+    "to host 10.0.0.2:29500 - retrying (try=0, timeout=600000ms, delay=82ms): Connection reset "
+    "by peer\n",
+    # the census rules' lookalikes (the reviews of the round after)
     # bash's fork retry, then a fork that worked
     "step 10 loss 2.1\n/bin/sh: fork: retry: Resource temporarily unavailable\nstep 2"
     "0 loss 2.0\nstep 30 loss 1.9\nTraining completed.\n",
@@ -475,5 +451,17 @@ def test_census_rules_leave_their_lookalikes(text: str, first: str) -> None:
     "pData\\\\Local\\\\Temp\\\\tmpa1b2c3d4\\\\events.out.tfevents'\nwandb: Synced 5 W"
     "&B file(s)\n",
 ])
-def test_census_rules_lookalikes_of_runs_that_go_on(text: str) -> None:
+def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text
+
+
+def test_a_connect_retry_before_the_ranks_met_is_not_the_cause_of_a_later_store_failure() -> None:
+    text = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to "
+            "[node0.cluster]:29500 (errno: 113 - No route to host).\n"
+            "[INFO] [default] Rendezvous complete for workers. Result:\n"
+            + "".join(f"[rank2]: step {n} loss 2.{n:02d}\n" for n in range(20))
+            + "Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in "
+            "<module>\ntorch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The "
+            "connection to the C10d store has failed. See inner exception for details.\n")
+    ids = [f.id for f in diagnose(from_text(text, "x.log")).findings]
+    assert ids[:1] == ["rendezvous-failed"] and "master-addr-unreachable" not in ids
