@@ -3155,6 +3155,49 @@ CASES: dict[str, tuple[str, str]] = {
         "code 2. End of file.\n",
         "(pid=4123) handling ray.exceptions.ActorDiedError by restarting the actor (max_restarts"
         "=3)\nstep 12 reward 0.41\n"),
+    "tensorboard-distutils-version": (
+        TRACE + "    from torch.utils.tensorboard import SummaryWriter\n  File \"/opt/conda/lib/"
+        "python3.8/site-packages/torch/utils/tensorboard/__init__.py\", line 4, in <module>\n"
+        "    LooseVersion = distutils.version.LooseVersion\n"
+        "AttributeError: module 'distutils' has no attribute 'version'\n",
+        "pinned setuptools==59.5.0 so distutils.version is available to torch 1.10\n"),
+    "hub-download-truncated": (
+        TRACE + "  File \"/usr/local/lib/python3.10/site-packages/huggingface_hub/file_download.py"
+        "\", line 568, in http_get\n    raise EnvironmentError(\nOSError: Consistency check "
+        "failed: file should be of size 4943162336 but has size 2147483648 "
+        "(model-00001-of-00002.safetensors).\n",
+        "consistency check passed: file size 4943162336 matches the Hub\n"),
+    "hydra-config-not-found": (
+        TRACE + "    main()\nhydra.errors.MissingConfigException: Cannot find primary config "
+        "'config'. Check that it's in your config search path.\n\nConfig search path:\n"
+        "\tprovider=hydra, path=pkg://hydra.conf\n",
+        "loaded primary config 'config' from file:///home/u/proj/configs\n"),
+    "omegaconf-missing-value": (
+        "Error executing job with overrides: []\n" + TRACE + "omegaconf.errors.MissingMandatory"
+        "Value: Missing mandatory value: model.backbone.ignore_last_stride\n"
+        "    full_key: model.backbone.ignore_last_stride\n    object_type=dict\n",
+        "model.backbone.ignore_last_stride: ??? (set on the command line below)\n"),
+    "wandb-not-initialized-on-rank": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/wandb/sdk/lib/preinit.py\", "
+        "line 36, in preinit_wrapper\n    raise wandb.Error(f\"You must call wandb.init() "
+        "before {name}()\")\nwandb.errors.Error: You must call wandb.init() before wandb.log()\n",
+        "wandb: logging from rank 0 only; wandb.init() ran before wandb.log on this rank\n"),
+    "wandb-service-start-timeout": (
+        TRACE + "wandb.sdk.service.service.ServiceStartTimeoutError: Timed out waiting for wandb "
+        "service to start after 30.0 seconds. Try increasing the timeout with the "
+        "`_service_wait` setting.\n",
+        "wandb: service started after 2.1 seconds (WANDB__SERVICE_WAIT=300)\n"),
+    "mlflow-param-changed": (
+        TRACE + "mlflow.exceptions.MlflowException: Changing param values is not allowed. Param "
+        "with key='logging_dir' was already logged with value='runs/a' for run ID='0a1b2c'. "
+        "Attempted logging new value 'runs/b'.\n",
+        "mlflow: logged 42 params for run ID='0a1b2c'\n"),
+    "script-argument-missing": (
+        "usage: train.py [-h] --model_name_or_path MODEL_NAME_OR_PATH\ntrain.py: error: the "
+        "following arguments are required: --model_name_or_path\nE0110 10:00:00.000000 140 "
+        "torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 2) "
+        "local_rank: 0 (pid: 141) of binary: /usr/bin/python\n",
+        "usage: train.py [-h] --model_name_or_path MODEL_NAME_OR_PATH [--output_dir OUTPUT_DIR]\n"),
     "hdf5-file-locked": (
         TRACE + "    self.h5 = h5py.File(self.path, 'a')\nOSError: Unable to open file (unable "
         "to lock file, errno = 11, error message = 'Resource temporarily unavailable')\n",

@@ -181,6 +181,9 @@ WORDINGS = [
      "For more info see: https://docs.wandb.ai/guides/track/tracking-faq#initstarterror-error-"
      "communicating-with-wandb-process-\n",
      "wandb-init-timeout"),
+    # wandb 0.10 .. 0.12 (sdk/wandb_init.py raises UsageError after its init timeout)
+    ("wandb: ERROR Error communicating with wandb process\n" + TRACE
+     + "wandb.errors.UsageError: Error communicating with wandb process\n", "wandb-init-timeout"),
 ]
 
 HEALTHY = [

@@ -41,6 +41,10 @@ WORDINGS = [
      "your 'resolvers' rate limit.\nRetry after 212 seconds (0/5000 requests remaining in current "
      "300s window).\nUrl: " + HUB + ".\n", "hf-hub-rate-limited"),
     # --- model-hub-unreachable -----------------------------------------------------------
+    # huggingface_hub 0.1x utils/_errors.py hf_raise_for_status: the Hub's gateway timed out
+    (TRACE + "huggingface_hub.utils._errors.HfHubHTTPError: 504 Server Error: Gateway Time-out "
+     "for url: https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf\n",
+     "model-hub-unreachable"),
     # transformers 4.51 .. 5.24 (utils/hub.py) with HF_ENDPOINT pointing at a mirror
     (TRACE + "OSError: We couldn't connect to 'https://hf-mirror.com' to load the files, and "
      "couldn't find them in the cached files.\n", "model-hub-unreachable"),
