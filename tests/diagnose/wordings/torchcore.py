@@ -372,6 +372,17 @@ WORDINGS = [
      "'input' to have the same type as tensor for argument #2 'weight'; but type "
      "torch.cuda.FloatTensor does not equal torch.cuda.HalfTensor (while checking arguments "
      "for cudnn_batch_norm)\n", "dtype-mismatch"),
+    # torch/utils/tensorboard/__init__.py when the tensorboard package is not installed
+    ("Traceback (most recent call last):\n  File \"/opt/conda/lib/python3.8/site-packages/torch/"
+     "utils/tensorboard/__init__.py\", line 2, in <module>\nModuleNotFoundError: No module named "
+     "'tensorboard'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+     + TRACE + "ImportError: TensorBoard logging requires TensorBoard version 1.15 or above\n",
+     "package-not-installed"),
+    # joblib/loky process_executor.py: its text guesses a segfault, but -9 is a kill
+    ("joblib.externals.loky.process_executor.TerminatedWorkerError: A worker process managed by "
+     "the executor was unexpectedly terminated. This could be caused by a segmentation fault "
+     "while calling the function or by an excessive memory usage causing the Operating System "
+     "to kill the worker.\n\nThe exit codes of the workers are {SIGKILL(-9)}\n", "oom-killer"),
 ]
 
 HEALTHY = [
