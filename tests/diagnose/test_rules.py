@@ -3220,6 +3220,11 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    out, q, k, v, out_padded, softmax_lse, S_dmask = flashattn_hopper_cuda.fwd(\n"
         "RuntimeError: Only support head size 64, 128, and 256 for now\n",
         "FlashAttention-3: head size 128 supported, using flashattn_hopper_cuda\n"),
+    "loss-input-target-batch-mismatch": (
+        TRACE + "  File \"torch/nn/functional.py\", line 3029, in cross_entropy\n    return "
+        "torch._C._nn.cross_entropy_loss(\nValueError: Expected input batch_size (103) to match "
+        "target batch_size (95).\n",
+        "input batch_size 8 matches target batch_size 8; loss 2.31\n"),
     "rocm-runtime-out-of-resources": (
         ":0:rocdevice.cpp            :2652: 4238358292712 us: 48946: [tid:0x7fffd023f700] "
         "Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The "
