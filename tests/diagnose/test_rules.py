@@ -3202,6 +3202,72 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    self.h5 = h5py.File(self.path, 'a')\nOSError: Unable to open file (unable "
         "to lock file, errno = 11, error message = 'Resource temporarily unavailable')\n",
         "opened data/train.h5 read-only in each worker (HDF5_USE_FILE_LOCKING=FALSE)\n"),
+    "peft-merge-quantized-base": (
+        TRACE + "    m = m.merge_and_unload()\n  File \"peft/tuners/lora.py\", line 352, in "
+        "merge_and_unload\nValueError: Cannot merge LORA layers when the model is loaded in "
+        "8-bit mode\n",
+        "Merged the LoRA layers into the fp16 base model (it was loaded in 8-bit mode for training)\n"),
+    "trainer-quantized-without-adapter": (
+        TRACE + "    trainer = Trainer(\n  File \"transformers/trainer.py\", line 412, in __init__\n"
+        "ValueError: You cannot perform fine-tuning on purely quantized models. Please attach "
+        "trainable adapters on top of the quantized model to correctly perform fine-tuning.\n",
+        "trainable params: 4,194,304 || all params: 3,504,607,232 (LoRA adapters on a 4-bit quantized model)\n"),
+    "quantization-method-not-trainable": (
+        TRACE + "    trainer = Trainer(\nValueError: The model you are trying to fine-tune is "
+        "quantized with QuantizationMethod.FP8 but that quantization method do not support "
+        "training. Please open an issue on GitHub\n",
+        "The model is quantized with QuantizationMethod.BITS_AND_BYTES; training the LoRA adapter\n"),
+    "bnb-kwarg-and-quantization-config": (
+        TRACE + "    model = AutoModelForCausalLM.from_pretrained(name, load_in_4bit=True, "
+        "quantization_config=bnb)\nValueError: You can't pass `load_in_4bit`or `load_in_8bit` "
+        "as a kwarg when passing `quantization_config` argument at the same time.\n",
+        "Loading the model with quantization_config=BitsAndBytesConfig(load_in_4bit=True)\n"),
+    "gptq-exllama-modules-off-gpu": (
+        TRACE + "    model = quantizer.post_init_model(model)\nValueError: Found modules on "
+        "cpu/disk. Using Exllama or Exllamav2 backend requires all the modules to be on GPU.You "
+        "can deactivate exllama backend by setting `disable_exllama=True`\n",
+        "Using Exllamav2 backend: all the modules are on GPU (device_map={'': 0})\n"),
+    "ulysses-heads-indivisible": (
+        TRACE + "    assert cfg.num_heads % args.ulysses_size == 0, f\"`num_heads` must be "
+        "divisible by `ulysses_size`.\"\nAssertionError: `num_heads` must be divisible by "
+        "`ulysses_size`.\n",
+        "ulysses_size=4 divides num_heads=40; ring_size=2\n"),
+    "trl-packing-dataset-too-small": (
+        TRACE + "    trainer = SFTTrainer(\n  File \"trl/trainer/sft_trainer.py\", line 623, in "
+        "_prepare_packed_dataloader\nValueError: Error occurred while packing the dataset. Make "
+        "sure that your dataset has enough samples to at least yield one packed sequence.\n",
+        "Packing the dataset: 1,204 packed sequences of 2048 tokens\n"),
+    "trl-completion-collator-with-packing": (
+        TRACE + "    trainer = SFTTrainer(\nValueError: You passed a `DataCollatorForCompletionOnlyLM`"
+        " to the SFTTrainer. This is not compatible with the `packing` argument.\n",
+        "Using DataCollatorForCompletionOnlyLM with packing=False\n"),
+    "deepspeed-moe-param-groups-unmarked": (
+        TRACE + "  File \"deepspeed/runtime/engine.py\", line 1201, in _configure_optimizer\n"
+        "    assert any(\nAssertionError: The model has moe layers, but None of the param groups "
+        "are marked as MoE. Create a param group with 'moe' key set to True before creating "
+        "optimizer\n",
+        "Created param groups: 2 (1 marked as MoE: expert parameters)\n"),
+    "deepspeed-moe-zero3": (
+        TRACE + "  File \"deepspeed/runtime/engine.py\", line 1575, in _configure_zero_optimizer\n"
+        "    assert not self.has_moe_layers, \"MoE not supported with Stage 3\"\n"
+        "AssertionError: MoE not supported with Stage 3\n",
+        "MoE layers found: 8 experts, ZeRO stage 2 with expert parallel size 4\n"),
+    "rope-scaling-config-too-new": (
+        TRACE + "  File \"transformers/models/llama/configuration_llama.py\", line 182, in "
+        "_rope_scaling_validation\n    raise ValueError(\nValueError: `rope_scaling` must be a "
+        "dictionary with two fields, `type` and `factor`, got {'factor': 8.0, 'low_freq_factor': "
+        "1.0, 'high_freq_factor': 4.0, 'original_max_position_embeddings': 8192, 'rope_type': "
+        "'llama3'}\n",
+        "Unrecognized keys in `rope_scaling` for 'rope_type'='llama3': {'original_max_position_embeddings'}\n"),
+    "flash-attn-head-size-unsupported": (
+        TRACE + "    out, q, k, v, out_padded, softmax_lse, S_dmask = flashattn_hopper_cuda.fwd(\n"
+        "RuntimeError: Only support head size 64, 128, and 256 for now\n",
+        "FlashAttention-3: head size 128 supported, using flashattn_hopper_cuda\n"),
+    "loss-input-target-batch-mismatch": (
+        TRACE + "  File \"torch/nn/functional.py\", line 3029, in cross_entropy\n    return "
+        "torch._C._nn.cross_entropy_loss(\nValueError: Expected input batch_size (103) to match "
+        "target batch_size (95).\n",
+        "input batch_size 8 matches target batch_size 8; loss 2.31\n"),
     "rocm-runtime-out-of-resources": (
         ":0:rocdevice.cpp            :2652: 4238358292712 us: 48946: [tid:0x7fffd023f700] "
         "Device::callbackQueue aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The "

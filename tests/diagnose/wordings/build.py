@@ -209,6 +209,12 @@ WORDINGS = [
      "ptxas fatal   : Value 'sm_90' is not defined for option 'gpu-name'\n"
      "ninja: build stopped: subcommand failed.\n",
      "nvcc-arch-unsupported"),
+    # torch 2.2 aten/src/ATen/native/cuda/Blas.cpp _scaled_mm_out_cuda (float8 training on a
+    # GPU below sm_90; torch 2.3 added sm_89 and reworded it)
+    (raised("output, output_amax = torch._scaled_mm(",
+             "RuntimeError: torch._scaled_mm is only supported on devices with compute "
+             "capability >= 9.0)"),
+     "fp8-gpu-too-old"),
 ]
 
 

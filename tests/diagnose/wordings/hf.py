@@ -201,6 +201,17 @@ WORDINGS = [
      "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.00012142857142857143, 'epoch': 0.1}\n"
      "{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 0.00012142857142857143, 'epoch': 0.15}"
      "\n", "nan-loss"),
+    # accelerate 0.2x utils/modeling.py set_module_tensor_to_device ("this look incorrect"):
+    # a ZeRO-3 save's empty placeholder loaded by from_pretrained with device_map
+    (raised("raise ValueError(",
+             "ValueError: Trying to set a tensor of shape torch.Size([0]) in \"weight\" (which "
+             "has shape torch.Size([64000, 7168])), this look incorrect."),
+     "zero3-empty-params"),
+    # the same function, loading into a model ZeRO-3 had already partitioned
+    (raised("raise ValueError(",
+             "ValueError: Trying to set a tensor of shape torch.Size([43176, 8192]) in \"weight\" "
+             "(which has shape torch.Size([0])), this looks incorrect."),
+     "zero3-empty-params"),
 ]
 
 
