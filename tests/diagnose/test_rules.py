@@ -3247,7 +3247,7 @@ CASES: dict[str, tuple[str, str]] = {
         "are marked as MoE. Create a param group with 'moe' key set to True before creating "
         "optimizer\n",
         "Created param groups: 2 (1 marked as MoE: expert parameters)\n"),
-    "deepspeed-moe-zero3": (
+    "deepspeed-moe-zero3-unsupported": (
         TRACE + "  File \"deepspeed/runtime/engine.py\", line 1575, in _configure_zero_optimizer\n"
         "    assert not self.has_moe_layers, \"MoE not supported with Stage 3\"\n"
         "AssertionError: MoE not supported with Stage 3\n",
