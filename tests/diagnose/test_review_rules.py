@@ -365,6 +365,56 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      "ation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' failed with exit s"
      "tatus 1\n",
      "extension-uses-removed-torch-api"),
+    # a shell's segmentation fault in lower case
+    ("[rank0]: step 10 loss 2.31\n[rank0]: step 20 loss 2.20\nzsh: segmentation fault"
+     " (core dumped)  python train.py --config cfg.yaml\n",
+     "segfault"),
+    # joblib's workers ended by SIGSEGV
+    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File \"prep.py\", line "
+     "40, in <module>\n[rank0]:     feats = Parallel(n_jobs=16)(delayed(featurize)(x)"
+     " for x in shards)\n[rank0]: joblib.externals.loky.process_executor.TerminatedWo"
+     "rkerError: A worker process managed by the executor was unexpectedly terminated"
+     ". This could be caused by a segmentation fault while calling the function or by"
+     " an excessive memory usage causing the Operating System to kill the worker.\n[r"
+     "ank0]: \n[rank0]: The exit codes of the workers are {SIGSEGV(-11)}\n",
+     "segfault"),
+    # transformers' auto-conversion thread meeting a Hub 503, then the run's own OOM
+    ("[rank0]: loading weights from meta-llama/Llama-2-7b-hf\nException in thread Thr"
+     "ead-autoconversion:\nTraceback (most recent call last):\n  File \"/usr/lib/pyth"
+     "on3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n  File "
+     "\"/opt/venv/lib/python3.10/site-packages/transformers/safetensors_conversion.py"
+     "\", line 101, in auto_conversion\n    sha = get_conversion_pr_reference(api, pr"
+     "etrained_model_name_or_path, **cached_file_kwargs)\n  File \"/opt/venv/lib/pyth"
+     "on3.10/site-packages/huggingface_hub/utils/_errors.py\", line 304, in hf_raise_"
+     "for_status\n    raise HfHubHTTPError(str(e), response=response) from e\nhugging"
+     "face_hub.utils._errors.HfHubHTTPError: 503 Server Error: Service Unavailable fo"
+     "r url: https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf/discussions?p"
+     "=0\n{'loss': 1.9821, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n[rank0]: Tracebac"
+     "k (most recent call last):\n[rank0]:   File \"train.py\", line 88, in <module>"
+     "\n[rank0]:     trainer.train()\n[rank0]: torch.OutOfMemoryError: CUDA out of me"
+     "mory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of wh"
+     "ich 1.02 GiB is free.\n",
+     "cuda-oom"),
+    # that thread's 503 in a run that finished (its traceback is a thread's, no cause)
+    ("[rank0]: loading weights from meta-llama/Llama-2-7b-hf\nException in thread Thr"
+     "ead-autoconversion:\nTraceback (most recent call last):\n  File \"/usr/lib/pyth"
+     "on3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n  File "
+     "\"/opt/venv/lib/python3.10/site-packages/transformers/safetensors_conversion.py"
+     "\", line 101, in auto_conversion\n    sha = get_conversion_pr_reference(api, pr"
+     "etrained_model_name_or_path, **cached_file_kwargs)\n  File \"/opt/venv/lib/pyth"
+     "on3.10/site-packages/huggingface_hub/utils/_errors.py\", line 304, in hf_raise_"
+     "for_status\n    raise HfHubHTTPError(str(e), response=response) from e\nhugging"
+     "face_hub.utils._errors.HfHubHTTPError: 503 Server Error: Service Unavailable fo"
+     "r url: https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf/discussions?p"
+     "=0\n{'loss': 1.9821, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n{'loss': 1.8123, "
+     "'learning_rate': 1.8e-05, 'epoch': 0.2}\n{'train_runtime': 812.3, 'train_loss':"
+     " 1.85, 'epoch': 1.0}\n",
+     "python-exception"),
+    # a launcher's own parser missing the script's path
+    ("usage: launch.py [-h] [--nnodes NNODES] [--nproc_per_node NPROC_PER_NODE] train"
+     "ing_script ...\nlaunch.py: error: the following arguments are required: trainin"
+     "g_script, training_script_args\n",
+     "failure-shown"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -450,6 +500,20 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "s the file because it is being used by another process: 'C:\\\\Users\\\\me\\\\Ap"
     "pData\\\\Local\\\\Temp\\\\tmpa1b2c3d4\\\\events.out.tfevents'\nwandb: Synced 5 W"
     "&B file(s)\n",
+    # accelerate's parser missing the training script (its usage line)
+    "$ accelerate launch --num_processes 2 --config_file cfg.yaml\nusage: accelerate "
+    "<command> [<args>] launch [-h] [--config_file CONFIG_FILE] [--quiet] [--cpu] [--"
+    "multi_gpu]\n                                           training_script ...\nacce"
+    "lerate <command> [<args>] launch: error: the following arguments are required: t"
+    "raining_script, training_script_args\n",
+    # MLflow's refusal caught by a trainer's callback in a run that finished
+    "wandb: WARNING Error communicating with wandb process, retrying\nwandb: Network "
+    "error (ReadTimeout), entering retry loop.\nhuggingface_hub.file_download: HTTP E"
+    "rror 502 thrown while requesting HEAD https://huggingface.co/gpt2/resolve/main/c"
+    "onfig.json\nRetrying in 1s [Retry 1/5].\nUserWarning: MLflow: Changing param val"
+    "ues is not allowed. Param with key='logging_dir' was already logged with value='"
+    "a' for run ID='x'. Attempted logging new value 'b'. Skipping.\n{'loss': 1.98, 'e"
+    "poch': 0.5}\n{'train_runtime': 100.0, 'train_loss': 1.9, 'epoch': 1.0}\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text
