@@ -32,6 +32,22 @@ def test_a_healthy_line_is_no_failure(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure"
 
 
+# transformers' background conversion thread (safetensors_conversion.py) meeting a Hub 503
+AUTOCONVERSION_503 = ("[rank0]: loading weights from meta-llama/Llama-2-7b-hf\nExcept"
+                      "ion in thread Thread-autoconversion:\nTraceback (most recent c"
+                      "all last):\n  File \"/usr/lib/python3.10/threading.py\", line "
+                      "1016, in _bootstrap_inner\n    self.run()\n  File \"/opt/venv/"
+                      "lib/python3.10/site-packages/transformers/safetensors_conversi"
+                      "on.py\", line 101, in auto_conversion\n    sha = get_conversio"
+                      "n_pr_reference(api, pretrained_model_name_or_path, **cached_fi"
+                      "le_kwargs)\n  File \"/opt/venv/lib/python3.10/site-packages/hu"
+                      "ggingface_hub/utils/_errors.py\", line 304, in hf_raise_for_st"
+                      "atus\n    raise HfHubHTTPError(str(e), response=response) from"
+                      " e\nhuggingface_hub.utils._errors.HfHubHTTPError: 503 Server E"
+                      "rror: Service Unavailable for url: https://huggingface.co/api/"
+                      "models/meta-llama/Llama-2-7b-hf/discussions?p=0\n{'loss': 1.98"
+                      "21, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n")
+
 OOM_RANK1 = ("[rank1]: Traceback (most recent call last):\n"
              "[rank1]:   File \"/work/train.py\", line 78, in <module>\n"
              "[rank1]:     out = model(x)\n"
@@ -379,36 +395,16 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      "ank0]: \n[rank0]: The exit codes of the workers are {SIGSEGV(-11)}\n",
      "segfault"),
     # transformers' auto-conversion thread meeting a Hub 503, then the run's own OOM
-    ("[rank0]: loading weights from meta-llama/Llama-2-7b-hf\nException in thread Thr"
-     "ead-autoconversion:\nTraceback (most recent call last):\n  File \"/usr/lib/pyth"
-     "on3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n  File "
-     "\"/opt/venv/lib/python3.10/site-packages/transformers/safetensors_conversion.py"
-     "\", line 101, in auto_conversion\n    sha = get_conversion_pr_reference(api, pr"
-     "etrained_model_name_or_path, **cached_file_kwargs)\n  File \"/opt/venv/lib/pyth"
-     "on3.10/site-packages/huggingface_hub/utils/_errors.py\", line 304, in hf_raise_"
-     "for_status\n    raise HfHubHTTPError(str(e), response=response) from e\nhugging"
-     "face_hub.utils._errors.HfHubHTTPError: 503 Server Error: Service Unavailable fo"
-     "r url: https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf/discussions?p"
-     "=0\n{'loss': 1.9821, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n[rank0]: Tracebac"
-     "k (most recent call last):\n[rank0]:   File \"train.py\", line 88, in <module>"
-     "\n[rank0]:     trainer.train()\n[rank0]: torch.OutOfMemoryError: CUDA out of me"
-     "mory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of wh"
-     "ich 1.02 GiB is free.\n",
+    (AUTOCONVERSION_503
+     + "[rank0]: Traceback (most recent call last):\n[rank0]:   File \"train.py\", li"
+       "ne 88, in <module>\n[rank0]:     trainer.train()\n[rank0]: torch.OutOfMemoryE"
+       "rror: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capac"
+       "ity of 79.10 GiB of which 1.02 GiB is free.\n",
      "cuda-oom"),
     # that thread's 503 in a run that finished (its traceback is a thread's, no cause)
-    ("[rank0]: loading weights from meta-llama/Llama-2-7b-hf\nException in thread Thr"
-     "ead-autoconversion:\nTraceback (most recent call last):\n  File \"/usr/lib/pyth"
-     "on3.10/threading.py\", line 1016, in _bootstrap_inner\n    self.run()\n  File "
-     "\"/opt/venv/lib/python3.10/site-packages/transformers/safetensors_conversion.py"
-     "\", line 101, in auto_conversion\n    sha = get_conversion_pr_reference(api, pr"
-     "etrained_model_name_or_path, **cached_file_kwargs)\n  File \"/opt/venv/lib/pyth"
-     "on3.10/site-packages/huggingface_hub/utils/_errors.py\", line 304, in hf_raise_"
-     "for_status\n    raise HfHubHTTPError(str(e), response=response) from e\nhugging"
-     "face_hub.utils._errors.HfHubHTTPError: 503 Server Error: Service Unavailable fo"
-     "r url: https://huggingface.co/api/models/meta-llama/Llama-2-7b-hf/discussions?p"
-     "=0\n{'loss': 1.9821, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n{'loss': 1.8123, "
-     "'learning_rate': 1.8e-05, 'epoch': 0.2}\n{'train_runtime': 812.3, 'train_loss':"
-     " 1.85, 'epoch': 1.0}\n",
+    (AUTOCONVERSION_503
+     + "{'loss': 1.8123, 'learning_rate': 1.8e-05, 'epoch': 0.2}\n{'train_runtime': 8"
+       "12.3, 'train_loss': 1.85, 'epoch': 1.0}\n",
      "python-exception"),
     # a launcher's own parser missing the script's path
     ("usage: launch.py [-h] [--nnodes NNODES] [--nproc_per_node NPROC_PER_NODE] train"
