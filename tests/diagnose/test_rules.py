@@ -6483,6 +6483,21 @@ def test_a_step_srun_ended_is_no_cancel_from_outside():
      "(most recent call last):\n  File \"/venv/lib/python3.10/site-packages/torch/utils/data/"
      "_utils/worker.py\", line 308, in _worker_loop\n    data = fetcher.fetch(index)\n"
      "RuntimeError: CUDA error: initialization error\n", "cuda-fork-after-init"),
+    # the second review: a healthy teardown, NCCL's INFO probe, a CUDA op without half, a
+    # rank's prefix on a NaN, a dotted type, a hardware Xid beside an application's
+    ("node2:1234:1290 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
+     "remote peer node1<52402>\nTraining finished.\n", None),
+    ("node1:3996:4012 [0] NCCL INFO misc/cudawrap.cc:188 Cuda failure 801 'operation not "
+     "supported'\nnode1:3996:4012 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
+     "epoch 0 loss 0.31\nTraining finished.\n", None),
+    (TRACE + "RuntimeError: \"linalg_eigh_cuda\" not implemented for 'Half'\n",
+     "python-exception"),
+    ("[rank0]: ValueError: Expected parameter loc (Tensor of shape (64, 2)) of distribution "
+     "Normal(loc: torch.Size([64, 2])) to satisfy the constraint Real(), but found invalid "
+     "values:\n[rank0]: tensor([[nan, nan],\n", "nan-loss"),
+    (TRACE + "TypeError: can't pickle _thread.lock objects\n", "spawn-pickle"),
+    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=23911, name=python, Ch 00000008\nNVRM: Xid "
+     "(PCI:0000:3b:00): 79, pid=23911, GPU has fallen off the bus.\n", "gpu-hardware-error"),
 ])
 def test_the_rounds_review(text, rule_id):
     result = diagnose(from_text(text, "case.log"))
@@ -6516,28 +6531,3 @@ DEATH = ("WARNING:torch.distributed.elastic.agent.server.api:Received 15 death s
 ])
 def test_srun_ended_its_step_only_when_its_line_comes_first(lines, rule_id):
     assert diagnose(from_text(_srun_log(*lines), "case.log")).findings[0].id == rule_id
-
-
-@pytest.mark.parametrize(("text", "rule_id"), [
-    # the second review: a healthy teardown, NCCL's INFO probe, a CUDA op without half, a
-    # rank's prefix on a NaN, a dotted type, a hardware Xid beside an application's
-    ("node2:1234:1290 [3] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by "
-     "remote peer node1<52402>\nTraining finished.\n", None),
-    ("node1:3996:4012 [0] NCCL INFO misc/cudawrap.cc:188 Cuda failure 801 'operation not "
-     "supported'\nnode1:3996:4012 [0] NCCL INFO comm 0x5 rank 0 nranks 2 - Init COMPLETE\n"
-     "epoch 0 loss 0.31\nTraining finished.\n", None),
-    (TRACE + "RuntimeError: \"linalg_eigh_cuda\" not implemented for 'Half'\n",
-     "python-exception"),
-    ("[rank0]: ValueError: Expected parameter loc (Tensor of shape (64, 2)) of distribution "
-     "Normal(loc: torch.Size([64, 2])) to satisfy the constraint Real(), but found invalid "
-     "values:\n[rank0]: tensor([[nan, nan],\n", "nan-loss"),
-    (TRACE + "TypeError: can't pickle _thread.lock objects\n", "spawn-pickle"),
-    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=23911, name=python, Ch 00000008\nNVRM: Xid "
-     "(PCI:0000:3b:00): 79, pid=23911, GPU has fallen off the bus.\n", "gpu-hardware-error"),
-])
-def test_the_second_review(text, rule_id):
-    result = diagnose(from_text(text, "case.log"))
-    if rule_id is None:
-        assert result.status == "no_failure", [f.id for f in result.findings]
-    else:
-        assert result.findings[0].id == rule_id, [f.id for f in result.findings]
