@@ -138,9 +138,7 @@ class Beat:
         self.steps = self.steps + 1 if step is None else int(step)
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
-        self.beats += 1
-        _PACK_D(mm, _OFF_BEAT_TIME, now)
-        _PACK_Q(mm, _OFF_BEATS, self.beats)
+        self.progress(now)
         _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
 
     def optimizer_step(self, *_: Any) -> None:
@@ -159,6 +157,7 @@ class Beat:
         self.beats += 1
         _PACK_Q(mm, _OFF_STEP, self.steps)
         _PACK_D(mm, _OFF_STEP_TIME, now)
+        # progress()'s stores, inline on the hot path: the time before the count
         _PACK_D(mm, _OFF_BEAT_TIME, now)
         _PACK_Q(mm, _OFF_BEATS, self.beats)
         _PACK_D(mm, _OFF_STEP_WAIT, self.waited)
