@@ -153,7 +153,7 @@ class _Views:
     def __init__(self) -> None:
         self._lowered: dict[int, str] = {}
         self._shapes: dict[int, str | None] = {}
-        self._warned: dict[int, list[launchers.Span]] = {}
+        self._went_on: dict[tuple[int, bool], list[launchers.Span]] = {}
         self._words: dict[int, set[str] | None] = {}
 
     def lowered(self, log: LogText) -> str:
@@ -189,14 +189,19 @@ class _Views:
             return 0
         return log.text.count(keyword)
 
-    def warned(self, log: LogText) -> list[launchers.Span]:
-        """The tracebacks logged as warnings that the log goes on after (where it stops in
-        one, the run stopped there: its lines count)."""
-        if id(log) not in self._warned:
+    def went_on(self, log: LogText, at_exit: bool = False) -> list[launchers.Span]:
+        """What the run went on from: the tracebacks Python printed as ignored (a clean-up at
+        exit; ``at_exit``: a rule whose lines count there), the failed candidates of
+        Inductor's autotuning (never the run's failure), and the tracebacks logged as
+        warnings that the log goes on after (where it stops in one, the run stopped there:
+        its lines count)."""
+        if (id(log), at_exit) not in self._went_on:
             end = _content_end(log.text)
-            self._warned[id(log)] = [span for span in launchers.warned_spans(log.text)
-                                     if span[1] < end]
-        return self._warned[id(log)]
+            warned = [span for span in launchers.warned_spans(log.text) if span[1] < end]
+            ignored = () if at_exit else launchers.python_ignored_spans(log.text)
+            self._went_on[id(log), at_exit] = [
+                *ignored, *launchers.skipped_choice_spans(log.text), *warned]
+        return self._went_on[id(log), at_exit]
 
 
 def _line_shapes(text: str) -> str | None:
@@ -228,8 +233,8 @@ def _search(rule: Rule, log: LogText, views: _Views) -> list[Evidence]:
             starts = (_keyword_lines(pattern, log) if hits <= LOCAL_SEARCH_LIMIT
                       else _match_lines(pattern.regex.finditer(text), text))
         for start in starts:
-            if launchers.inside(views.warned(log), start):
-                continue  # a logged warning (Dynamo's eager fallback) the run went on from
+            if launchers.inside(views.went_on(log, rule.at_exit), start):
+                continue  # an ignored traceback, a logged warning (Dynamo's eager fallback)
             evidence = _evidence(log, start)
             if log.joined:
                 evidence.last = _last_line(log, start)

@@ -99,6 +99,9 @@ class Rule:
     needs_failure: bool = False
     """Only in a log that shows a failure or ends at its line: its lines are also printed by
     runs that work and go on."""
+    at_exit: bool = False
+    """Its lines also count in a traceback Python printed as ignored: a destructor at exit
+    that shows its object's set-up failed (elsewhere such tracebacks are not the failure)."""
     symptom: bool = False
     """Also what another rank's failure produces (a timeout waiting for it): named only when
     no other cause is found, and its lines are never taken for another rank's failure."""
@@ -197,7 +200,7 @@ def keyword(pattern: str) -> str | None:
 RULE_KEYS = {"id", "title", "patterns", "signals", "exit_codes", "facts", "consequence",
              "explain", "fixes", "pattern_optional", "unless", "fallback", "evidence",
              "symptom", "needs_failure", "warnings", "with", "alone", "progress", "repeats",
-             "passed", "paired", "near", "near_lines", "stopped_in", "cuda_errors"}
+             "passed", "paired", "near", "near_lines", "stopped_in", "cuda_errors", "at_exit"}
 REQUIRED_KEYS = ("id", "title", "explain", "fixes")
 
 
@@ -225,6 +228,7 @@ def _rule(raw: dict[str, Any], index: int, keywords: dict[str, str | None]) -> R
                 from_failures=source == "failures",
                 symptom=bool(raw.get("symptom", False)),
                 needs_failure=bool(raw.get("needs_failure", False)),
+                at_exit=bool(raw.get("at_exit", False)),
                 warnings=warnings, with_rules=tuple(str(i) for i in raw.get("with") or ()),
                 alone=bool(raw.get("alone", False)), progress=bool(raw.get("progress", False)),
                 repeats=bool(raw.get("repeats", False)),

@@ -404,6 +404,8 @@ def forget_spans() -> None:
     """Let go of the texts ``ignored_spans`` and ``warned_spans`` keep (at the end of a
     diagnosis: a long-lived process must not hold its logs)."""
     ignored_spans.cache_clear()
+    python_ignored_spans.cache_clear()
+    skipped_choice_spans.cache_clear()
     warned_spans.cache_clear()
 
 
@@ -414,6 +416,20 @@ def ignored_spans(text: str) -> tuple[Span, ...]:
     indented), or only its first line where no traceback follows; and each traceback a logger
     wrote at its warning level (``warned_spans``).  Kept for the last few texts: each reader
     of a log (failure lines, frames, tracebacks, the engine) asks for the same one."""
+    return (*went_on_spans(text), *warned_spans(text))
+
+
+def went_on_spans(text: str) -> tuple[Span, ...]:
+    """What a program printed as an error and said it went on from: the tracebacks Python
+    ignored, the autotuning candidates Inductor dropped.  Never the run's failure, wherever
+    the log stops."""
+    return (*python_ignored_spans(text), *skipped_choice_spans(text))
+
+
+@lru_cache(maxsize=4)
+def python_ignored_spans(text: str) -> tuple[Span, ...]:
+    """The tracebacks Python printed after ``Exception ignored in`` (a ``__del__``, a clean-up
+    at exit)."""
     spans: list[Span] = []
     at = text.find(IGNORED)
     while at >= 0 and len(spans) < MAX_IGNORED:
@@ -423,7 +439,47 @@ def ignored_spans(text: str) -> tuple[Span, ...]:
         end = _ignored_end(text, end, rank)
         spans.append((start, end, rank))
         at = text.find(IGNORED, end)
-    return (*spans, *warned_spans(text))
+    return tuple(spans)
+
+
+SKIPPED_CHOICE = re.compile(r"(?:Runtime|CUDA compilation) error during autotuning: *\r?$",
+                            re.MULTILINE)
+"""The first line of Inductor's record of a candidate kernel that failed while autotuning
+(``select_algorithm.py``, logged at the error level): it benchmarks the other candidates."""
+SKIPPED = "Ignoring this choice."
+"""The record's last line, before the traceback ``log.exception`` adds."""
+SKIPPED_LINES = 40
+
+
+@lru_cache(maxsize=4)
+def skipped_choice_spans(text: str) -> tuple[Span, ...]:
+    """Where each failed autotuning candidate's record lies: from its first line to
+    ``SKIPPED`` (and the traceback after it); a record without that line is no span."""
+    spans: list[Span] = []
+    for match in itertools.islice(SKIPPED_CHOICE.finditer(text), MAX_IGNORED):
+        end = _skipped_end(text, match.end())
+        if end is None:
+            continue
+        start = text.rfind("\n", 0, match.start()) + 1
+        prefix = text[start:match.start()]
+        rank, _ = strip_prefixes(prefix, False)
+        if text.startswith(prefix + TRACEBACK, end + 1):
+            end = _warned_end(text, text.find("\n", end + 1), prefix, rank)
+        spans.append((start, end, rank))
+    return tuple(spans)
+
+
+def _skipped_end(text: str, pos: int) -> int | None:
+    """The end of the line that holds ``SKIPPED`` among the ``SKIPPED_LINES`` after ``pos``."""
+    for _ in range(SKIPPED_LINES):
+        if pos >= len(text):
+            break
+        end = text.find("\n", pos + 1)
+        end = len(text) if end < 0 else end
+        if SKIPPED in text[pos:end]:
+            return end
+        pos = end
+    return None
 
 
 WARNED = re.compile(r"(?:^|[\s\]:])W\d{4} \d\d:\d\d|\[WARNING\]|\bWARNING\b")
@@ -450,9 +506,54 @@ def warned_spans(text: str) -> tuple[Span, ...]:
             end = _warned_end(text, text.find("\n", at), prefix, rank)
             spans.append((start, end, rank))
             at = text.find(TRACEBACK, max(end, at + 1))
+        elif (warning := _warning_start(text, start, prefix)) is not None and (
+                closed := _warning_end(text, text.find("\n", at), prefix)) is not None:
+            spans.append((warning, closed, strip_prefixes(prefix, False)[0]))
+            at = text.find(TRACEBACK, max(closed, at + 1))
         else:
             at = text.find(TRACEBACK, at + 1)
     return tuple(spans)
+
+
+PY_WARNING = re.compile(r":\d{1,9}: [A-Z]\w{0,60}Warning: ")
+"""Python's ``warnings`` module's line, ``FILE:LINE: CATEGORY: message``: a library that
+caught a failure and warns with its traceback (``traceback.format_exc()`` in the message)
+before going on, a slower fallback most often."""
+WARNING_SOURCE = re.compile(r"  (?!File \")\S")
+"""The source line of the ``warnings.warn`` call, indented by two, that ends the message."""
+
+
+def _warning_start(text: str, start: int, prefix: str) -> int | None:
+    """Where the Python warning whose message holds the traceback at ``start`` begins: the
+    line before it that is not blank (at most 3 back, the same prefix)."""
+    pos = start
+    for _ in range(3):
+        if pos <= 0:
+            break
+        begin = text.rfind("\n", 0, pos - 1) + 1
+        line = text[begin:pos - 1].removeprefix(prefix)
+        if line.strip():
+            return begin if PY_WARNING.search(line, 0, 400) else None
+        pos = begin
+    return None
+
+
+def _warning_end(text: str, first: int, prefix: str) -> int | None:
+    """The end of the source line that closes a warning's message (after the traceback's
+    frames, its exception and its message); None where no such line follows."""
+    pos = first
+    frames = True
+    for _ in range(IGNORED_LINES):
+        if pos < 0:
+            break
+        end = text.find("\n", pos + 1)
+        line = text[pos + 1:end if end >= 0 else len(text)].removeprefix(prefix)
+        if frames:
+            frames = not line[:1].strip()  # the frames are indented; the exception is not
+        elif WARNING_SOURCE.match(line):
+            return len(text) if end < 0 else end
+        pos = end
+    return None
 
 
 def _warned_end(text: str, first: int, prefix: str, rank: int | None, chained: int = 0) -> int:

@@ -5632,6 +5632,80 @@ def test_an_exception_python_ignored_is_not_the_failure():
     assert all("child process" not in e.text for f in result.findings for e in f.evidence)
 
 
+WINDOWS_TEMP_CLEANUP = (
+    "Exception ignored in: <finalize object at 0x1c2b3a4d5e0; dead>\n" + TRACE
+    + "PermissionError: [WinError 32] The process cannot access the file because it is being "
+    "used by another process: 'C:\\\\Users\\\\me\\\\AppData\\\\Local\\\\Temp\\\\tmpab12cd'\n")
+
+
+def test_a_rules_line_in_an_ignored_traceback_is_no_evidence():
+    # tempfile's clean-up at exit on Windows: the run had finished; no rule's line, even the
+    # log's last one
+    finished = "Epoch 3/3: 100%|###| 500/500 [02:10<00:00]\nTraining finished.\n"
+    assert diagnose(from_text(finished + WINDOWS_TEMP_CLEANUP, "train.log")).status == "no_failure"
+    # the same message where the run itself raised it still names its cause
+    raised = TRACE + WINDOWS_TEMP_CLEANUP.split(TRACE)[1]
+    assert diagnose(from_text(finished + raised, "train.log")).findings[0].id == (
+        "windows-file-in-use")
+    # a failure before the ignored clean-up keeps its own cause
+    failed = TRACE + "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    assert [f.id for f in diagnose(from_text(failed + WINDOWS_TEMP_CLEANUP, "x.log")).findings][
+        :1] == ["cuda-oom"]
+
+
+AUTOTUNE = "[rank1]:E0324 10:11:12.345000 4242 torch/_inductor/select_algorithm.py:1905] [0/0] "
+
+
+def _autotune_record(first: str, message: str, traceback: str = "") -> str:
+    lines = [first, message, "Ignoring this choice.", *traceback.splitlines()]
+    return "".join(AUTOTUNE + line + "\n" for line in lines)
+
+
+SKIPPED_CHOICES = [
+    _autotune_record("Runtime error during autotuning: ", "No valid triton configs. "
+                     "OutOfResources: out of resource: shared memory, Required: 131072, Hardware "
+                     "limit: 101376. Reducing block sizes or `num_stages` may help.. "),
+    _autotune_record("Runtime error during autotuning: ", "CUDA out of memory. Tried to allocate "
+                     "2.00 GiB. GPU 0 has a total capacity of 79.1 GiB of which 1.2 GiB is free. "),
+    # log.exception: the traceback follows the record's last line, under the same prefix
+    _autotune_record("CUDA compilation error during autotuning: ", "%s. ", TRACE + "torch._"
+                     "inductor.exc.CUDACompileError: nvcc fatal   : Unsupported gpu architecture "
+                     "'compute_90a'"),
+]
+
+
+@pytest.mark.parametrize("record", SKIPPED_CHOICES)
+def test_a_failed_autotuning_candidate_is_no_failure(record):
+    # Inductor benchmarks the other candidates: torch.compile went on
+    run = "step 5 loss 2.0\n" + record + "step 6 loss 1.9\n"
+    assert diagnose(from_text(run, "train.log")).status == "no_failure"
+    failed = run + TRACE + "RuntimeError: Expected all tensors to be on the same device, but " \
+        "found at least two devices, cuda:0 and cpu!\n"
+    assert diagnose(from_text(failed, "train.log")).findings[0].id == "device-mismatch"
+    # a record cut before its last line is no candidate skipped: the lines count
+    cut = record.split(AUTOTUNE + "Ignoring this choice.")[0]
+    assert diagnose(from_text(cut, "train.log")).status != "no_failure"
+
+
+FALLBACK_WARNING = (
+    "/src/torch_utils/ops/bias_act.py:50: UserWarning: Failed to build CUDA kernels for "
+    "bias_act. Falling back to slow reference implementation. Details:\n\n" + TRACE
+    + "    _plugin = custom_ops.get_plugin('bias_act_plugin', sources=sources)\nRuntimeError: "
+    "Error building extension 'bias_act_plugin': [1/2] nvcc -c bias_act.cu\nFAILED: "
+    "bias_act.cuda.o\nninja: build stopped: subcommand failed.\n\n  warnings.warn('Failed to "
+    "build CUDA kernels for bias_act. Falling back to slow reference implementation. Details:"
+    "\\n\\n' + traceback.format_exc())\n")
+
+
+def test_a_traceback_a_library_warns_with_before_its_fallback_is_no_failure():
+    # Python's warnings line, the caught traceback in its message, the warn call's source line
+    ticks = "tick 1     kimg 4.0      time 3m 10s\n"
+    assert diagnose(from_text(FALLBACK_WARNING + ticks, "log.txt")).status == "no_failure"
+    # without the source line that closes the warning, the traceback is the run's own
+    unclosed = FALLBACK_WARNING.split("\n\n  warnings.warn")[0] + "\n" + ticks
+    assert diagnose(from_text(unclosed, "log.txt")).status != "no_failure"
+
+
 @pytest.mark.parametrize("line", HEALTHY_NEIGHBOURS)
 def test_healthy_neighbours_of_the_error_messages_stay_quiet(line):
     assert diagnose(from_text(line, "healthy.log")).status == "no_failure"
