@@ -441,6 +441,11 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    model.load_state_dict(ckpt['model_state_dict'])\nKeyError: "
         "'model_state_dict'\n",
         "no 'learning_rate_warmup_steps' in the config defaults: KeyError avoided\n"),
+    "compiled-module-not-built": (
+        TRACE + "    from simple_knn._C import distCUDA2\nModuleNotFoundError: No module named "
+        "'simple_knn._C'\n",
+        "copying build/lib.linux-x86_64-cpython-310/simple_knn/_C.cpython-310-x86_64-linux-gnu"
+        ".so -> simple_knn\n"),
     "module-not-found": (
         TRACE + "ModuleNotFoundError: No module named 'mypackage'\n",
         "checking module mypackage: found\n"),
