@@ -406,6 +406,15 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      + "{'loss': 1.8123, 'learning_rate': 1.8e-05, 'epoch': 0.2}\n{'train_runtime': 8"
        "12.3, 'train_loss': 1.85, 'epoch': 1.0}\n",
      "python-exception"),
+    # Triton 3.x's HIP backend on an MI300 (gfx942), whose list lacks fp8e4nv in several
+    # releases: an FP8 GPU and a kernel written for NVIDIA's float8e4nv, not an older GPU
+    ("[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/opt/venv/lib/python3.10/"
+     "site-packages/triton/compiler/compiler.py\", line 280, in compile\n[rank0]:     module = "
+     "src.make_ir(options, codegen_fns, module_map, context)\n[rank0]: triton.compiler.errors."
+     "CompilationError: at 12:8:\n[rank0]:     a = tl.load(a_ptr + offs).to(tl.float8e4nv)\n"
+     "[rank0]:         ^\n[rank0]: ValueError(\"type fp8e4nv not supported in this architecture."
+     " The supported fp8 dtypes are ('fp8e4b15', 'fp8e4b8', 'fp8e5', 'fp8e5b16')\")\n",
+     "python-exception"),
     # a launcher's own parser missing the script's path
     ("usage: launch.py [-h] [--nnodes NNODES] [--nproc_per_node NPROC_PER_NODE] train"
      "ing_script ...\nlaunch.py: error: the following arguments are required: trainin"

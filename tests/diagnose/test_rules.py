@@ -3172,10 +3172,12 @@ CASES: dict[str, tuple[str, str]] = {
         "failed: file should be of size 4943162336 but has size 2147483648 "
         "(model-00001-of-00002.safetensors).\n",
         "consistency check passed: file size 4943162336 matches the Hub\n"),
+    # Hydra's default output (no HYDRA_FULL_ERROR): run_and_report prints only the message
     "hydra-config-not-found": (
-        TRACE + "    main()\nhydra.errors.MissingConfigException: Cannot find primary config "
-        "'config'. Check that it's in your config search path.\n\nConfig search path:\n"
-        "\tprovider=hydra, path=pkg://hydra.conf\n",
+        "Cannot find primary config 'config'. Check that it's in your config search path.\n\n"
+        "Config search path:\n\tprovider=hydra, path=pkg://hydra.conf\n\tprovider=main, "
+        "path=file:///home/u/proj/configs\n\tprovider=schema, path=structured://\n\nSet the "
+        "environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n",
         "loaded primary config 'config' from file:///home/u/proj/configs\n"),
     "omegaconf-missing-value": (
         "Error executing job with overrides: []\n" + TRACE + "omegaconf.errors.MissingMandatory"

@@ -163,6 +163,15 @@ WORDINGS = [
     # wandb 0.13.11 .. 0.22.2 (sdk/wandb_login.py)
     (TRACE + "wandb.errors.UsageError: api_key not configured (no-tty). call "
      "wandb.login(key=[your_api_key])\n", "wandb-no-key"),
+    # wandb (sdk/lib/preinit.py PreInitObject, the wandb.errors.errors module of later
+    # releases): wandb.config before wandb.init, on a rank that never ran it
+    (TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/wandb/sdk/lib/preinit.py\", line "
+     "22, in __getattr__\n    raise wandb.Error(f\"You must call wandb.init() before "
+     "{self._name}.{key}\")\nwandb.errors.errors.Error: You must call wandb.init() before "
+     "wandb.config.update\n", "wandb-not-initialized-on-rank"),
+    # PreInitObject.__getitem__ / __setitem__: wandb.summary['best'] = ...
+    (TRACE + "wandb.errors.Error: You must call wandb.init() before wandb.summary['best_acc']\n",
+     "wandb-not-initialized-on-rank"),
     # Python 3.8-3.13 multiprocessing/reduction.py recvfds, a log cut at the raising line
     # (the DataLoader's file-descriptor sharing past ulimit -n)
     ("  File \"/usr/lib/python3.8/multiprocessing/reduction.py\", line 164, in recvfds\n"
@@ -184,6 +193,13 @@ WORDINGS = [
     # wandb 0.10 .. 0.12 (sdk/wandb_init.py raises UsageError after its init timeout)
     ("wandb: ERROR Error communicating with wandb process\n" + TRACE
      + "wandb.errors.UsageError: Error communicating with wandb process\n", "wandb-init-timeout"),
+    # wandb 0.12.x (sdk/wandb_init.py) with a start method other than fork: its own advice
+    ("Problem at: train.py 51 main\nTraceback (most recent call last):\n  File \"/opt/conda/lib/"
+     "python3.8/site-packages/wandb/sdk/wandb_init.py\", line 653, in init\n    raise "
+     "UsageError(error_message)\nwandb.errors.UsageError: Error communicating with wandb process"
+     "\ntry: wandb.init(settings=wandb.Settings(start_method='fork'))\nor:  wandb.init(settings="
+     "wandb.Settings(start_method='thread'))\nFor more info see: https://docs.wandb.ai/library/"
+     "init#init-start-error\n", "wandb-init-timeout"),
 ]
 
 HEALTHY = [

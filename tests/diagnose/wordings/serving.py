@@ -341,6 +341,28 @@ WORDINGS = [
              "'actor_rollout_ref.actor.fsdp_config.grad_offload'.\nTo append to your config use "
              "+actor_rollout_ref.actor.fsdp_config.grad_offload=False"),
      "hydra-override-key-missing"),
+    # Hydra 1.3 with HYDRA_FULL_ERROR=1 (_internal/defaults_list.py config_not_found_error):
+    # the class name shows only then
+    (_raised("raise MissingConfigException(",
+             "hydra.errors.MissingConfigException: Cannot find primary config 'ppo_trainer'. "
+             "Check that it's in your config search path.\n\nConfig search path:\n\t"
+             "provider=hydra, path=pkg://hydra.conf"),
+     "hydra-config-not-found"),
+    # Hydra 1.3 by default (_internal/config_loader_impl.py ensure_main_config_source_available,
+    # printed by _internal/utils.py run_and_report as the message alone), under torchrun
+    ("Primary config directory not found.\nCheck that the config directory '/home/u/proj/conf' "
+     "exists and readable\n\nSet the environment variable HYDRA_FULL_ERROR=1 for a complete "
+     "stack trace.\nE0110 10:00:00.000000 140 torch/distributed/elastic/multiprocessing/"
+     "api.py:826] failed (exitcode: 1) local_rank: 0 (pid: 141) of binary: /usr/bin/python\n",
+     "hydra-config-not-found"),
+    # verl (models/transformers/monkey_patch.py apply_monkey_patch): the query-heads assert,
+    # Qwen2.5-7B's 28 heads with ulysses_sequence_parallel_size=8, in a Ray worker
+    ("(WorkerDict pid=2211)   File \"/verl/verl/models/transformers/monkey_patch.py\", line 152, "
+     "in apply_monkey_patch\n(WorkerDict pid=2211)     assert num_attention_heads % "
+     "ulysses_sp_size == 0, f\"num_attention_heads {num_attention_heads} must be divisible by "
+     "ulysses_sp_size {ulysses_sp_size}\"\n(WorkerDict pid=2211) AssertionError: "
+     "num_attention_heads 28 must be divisible by ulysses_sp_size 8\n",
+     "ulysses-heads-indivisible"),
     # omegaconf 2.3 (struct mode): the code reads a key its config does not have
     (_raised("self.config.actor.ppo_epochs",
              "omegaconf.errors.ConfigAttributeError: Key 'actor' is not in struct\n    "
