@@ -1673,6 +1673,130 @@ CASES: dict[str, tuple[str, str]] = {
     "launch-script-crlf": (
         "onstart.sh: line 2: $'\\r': command not found\n",
         "onstart.sh: line 2: echo 'done'\n"),
+    # transformers' resolve_trust_remote_code: a remote-code model without the flag
+    "hf-trust-remote-code-required": (
+        TRACE + "    config = AutoConfig.from_pretrained(path)\nValueError: Loading "
+        "pansophic/rocket-3B requires you to execute the configuration file in that repo on "
+        "your local machine. Make sure you have read the code there to avoid malicious use, "
+        "then set the option `trust_remote_code=True` to remove this error.\n",
+        "Loading pansophic/rocket-3B with trust_remote_code=True: configuration_stablelm.py "
+        "fetched\n"),
+    "tokenizer-needs-sentencepiece": (
+        TRACE + "    tok = AutoTokenizer.from_pretrained(delta_path)\nValueError: Couldn't "
+        "instantiate the backend tokenizer from one of:\n(1) a `tokenizers` library "
+        "serialization file,\n(2) a slow tokenizer instance to convert or\n(3) an equivalent "
+        "slow tokenizer class to instantiate and convert.\nYou need to have sentencepiece "
+        "installed to convert a slow tokenizer to a fast one.\n",
+        "Converting the slow tokenizer to a fast one with sentencepiece 0.2.0: done\n"),
+    "tokenizer-model-file-missing": (
+        TRACE + "  File \"transformers/models/llama/tokenization_llama.py\", line 196, in "
+        "get_spm_processor\n    tokenizer.Load(self.vocab_file)\n  File \"sentencepiece/"
+        "__init__.py\", line 316, in LoadFromFile\n    return _sentencepiece."
+        "SentencePieceProcessor_LoadFromFile(self, arg)\nTypeError: not a string\n",
+        "SentencePieceProcessor_LoadFromFile: loaded tokenizer.model (32000 pieces)\n"),
+    "sentencepiece-model-file-invalid": (
+        TRACE + "  File \"sentencepiece/__init__.py\", line 310, in LoadFromFile\n    return "
+        "_sentencepiece.SentencePieceProcessor_LoadFromFile(self, arg)\nRuntimeError: "
+        "Internal: src/sentencepiece_processor.cc(1101) [model_proto->ParseFromArray("
+        "serialized.data(), serialized.size())]\n",
+        "sentencepiece_processor.cc(1101) loaded model_proto of 1018370 bytes\n"),
+    "remote-tokenizer-too-old-for-transformers": (
+        TRACE + "  File \"tokenization_chatglm.py\", line 106, in vocab_size\n    return "
+        "self.tokenizer.n_words\nAttributeError: 'ChatGLMTokenizer' object has no attribute "
+        "'tokenizer'. Did you mean: 'tokenize'?\n",
+        "ChatGLMTokenizer loaded: vocab_size 64794, sp_model from tokenizer.model\n"),
+    "tokenizer-saved-by-newer-transformers": (
+        TRACE + "  File \"transformers/tokenization_utils_base.py\", line 2031, in "
+        "_from_pretrained\n    raise ValueError(\nValueError: Non-consecutive added token "
+        "'<unk>' found. Should have index 32000 but has index 0 in saved vocabulary.\n",
+        "Added tokens: '<pad>' at index 32000 (consecutive)\n"),
+    "megatron-fused-softmax-kernels-missing": (
+        TRACE + "  File \"megatron/core/fusions/fused_softmax.py\", line 200, in "
+        "forward_fused_softmax\n    import scaled_softmax_cuda\nModuleNotFoundError: No "
+        "module named 'scaled_softmax_cuda'\n",
+        "> compiling and loading fused kernels ...\n>>> done with compiling and loading fused "
+        "kernels. Compilation time: 2.1 seconds\n"),
+    "deepspeed-config-unknown-key": (
+        TRACE + "  File \"deepspeed/runtime/config_utils.py\", line 57, in __init__\n    "
+        "super().__init__(**data)\npydantic.error_wrappers.ValidationError: 2 validation "
+        "errors for DeepSpeedZeroConfig\nzero_hpz_partition_size\n  extra fields not "
+        "permitted (type=value_error.extra)\nzero_quantized_gradients\n  extra fields not "
+        "permitted (type=value_error.extra)\n",
+        "DeepSpeedZeroConfig: stage=3 zero_hpz_partition_size=8 zero_quantized_gradients="
+        "True\n"),
+    "swift-deepspeed-without-nproc": (
+        TRACE + "  File \"swift/llm/utils/argument.py\", line 1031, in __post_init__\n    "
+        "raise ValueError('DeepSpeed is not compatible with MP. '\nValueError: DeepSpeed is "
+        "not compatible with MP. n_gpu: 7, local_world_size: 1.\n",
+        "[INFO:swift] Using DDP + DeepSpeed: n_gpu: 8, local_world_size: 8\n"),
+    "unsloth-gguf-llama-cpp-missing": (
+        TRACE + "    model.save_pretrained_gguf(out_dir, tokenizer, quantization_method = "
+        "\"q4_k_m\")\nRuntimeError: Unsloth: The file 'llama.cpp/llama-quantize' or "
+        "'llama.cpp/quantize' does not exist.\nBut we expect this file to exist! Maybe the "
+        "llama.cpp developers changed the name?\n",
+        "Unsloth: Conversion completed! Output location: ./model-unsloth.Q4_K_M.gguf\n"),
+    "qwen-zero3-lora-base-model": (
+        TRACE + "  File \"finetune.py\", line 292, in train\n    raise RuntimeError(\"ZeRO3 is "
+        "incompatible with LoRA when finetuning on base model.\")\nRuntimeError: ZeRO3 is "
+        "incompatible with LoRA when finetuning on base model.\n",
+        "finetune.py: LoRA on Qwen-7B-Chat with ZeRO3 (ds_config_zero3.json)\n"),
+    "zero3-optimizer-group-empty": (
+        TRACE + "  File \"deepspeed/runtime/zero/stage3.py\", line 923, in "
+        "initialize_optimizer_states\n    largest_numel = max([sum([p.ds_numel for p in psg]) "
+        "for psg in self.fp16_partitioned_groups])\nValueError: max() arg is an empty "
+        "sequence\n",
+        "stage3.py initialize_optimizer_states: largest_numel 262144000\n"),
+    "litgpt-not-a-checkpoint-dir": (
+        "--checkpoint_dir '/home/u/lit-gpt/checkpoints/stabilityai/stablelm-base-alpha-3b' is "
+        "not a checkpoint directory.\nFind download instructions at https://github.com/"
+        "Lightning-AI/lit-gpt/blob/main/tutorials\n",
+        "Loading model '/home/u/checkpoints/stabilityai/stablelm-base-alpha-3b/lit_model.pth' "
+        "with {'name': 'stablelm-base-alpha-3b'}\n"),
+    "llamafactory-template-unknown": (
+        "[rank2]: Traceback (most recent call last):\n[rank2]:   File \"llamafactory/data/"
+        "template.py\", line 547, in get_template_and_fix_tokenizer\n[rank2]:     raise "
+        "ValueError(f\"Template {data_args.template} does not exist.\")\n[rank2]: ValueError: "
+        "Template qwen3 does not exist.\n",
+        "[INFO|template.py:143] Using template qwen3; add <|im_end|> to stop words.\n"),
+    "llamafactory-template-not-given": (
+        TRACE + "  File \"src/llmtuner/data/template.py\", line 210, in "
+        "get_template_and_fix_tokenizer\n    raise ValueError(\"Please specify which "
+        "`template` to use.\")\nValueError: Please specify which `template` to use.\n",
+        "llmtuner.data.template - Using template baichuan2 (specified with --template)\n"),
+    "lora-adapter-other-base-model": (
+        TRACE + "RuntimeError: Error(s) in loading state_dict for PeftModelForCausalLM:\n\t"
+        "size mismatch for base_model.model.model.layers.17.self_attn.k_proj.lora_B.default."
+        "weight: copying a param with shape torch.Size([512, 16]) from checkpoint, the shape "
+        "in current model is torch.Size([1024, 16]).\n",
+        "Loaded adapter base_model.model.model.layers.17.self_attn.k_proj.lora_B.default."
+        "weight with shape torch.Size([512, 16])\n"),
+    "datasets-json-column-type-changed": (
+        TRACE + "  File \"pyarrow/_json.pyx\", line 258, in pyarrow._json.read_json\n"
+        "pyarrow.lib.ArrowInvalid: JSON parse error: Column() changed from object to array "
+        "in row 0\n",
+        "Generating train split: 52002 examples [00:01, 41234.12 examples/s] (json: column "
+        "conversations is a list)\n"),
+    "collator-features-not-tensorable": (
+        TRACE + "  File \"transformers/tokenization_utils_base.py\", line 747, in "
+        "convert_to_tensors\n    raise ValueError(\nValueError: Unable to create tensor, you "
+        "should probably activate truncation and/or padding with 'padding=True' "
+        "'truncation=True' to have batched tensors with the same length. Perhaps your "
+        "features (`input_ids` in this case) have excessive nesting (inputs type `list` where "
+        "type `int` is expected).\n",
+        "DataCollatorWithPadding: padding=True, truncation=True; batched tensors of length "
+        "512\n"),
+    "dataset-cache-missing-on-other-node": (
+        TRACE + "FileNotFoundError: [Errno 2] Failed to open local file '/home/u/.cache/"
+        "huggingface/datasets/json/finetune-3d2c/0.0.0/e347/cache-66a5cd42fef01eaa_00000_of_"
+        "00032.arrow'. Detail: [errno 2] No such file or directory\n",
+        "Loading cached processed dataset at /home/u/.cache/huggingface/datasets/json/"
+        "finetune-3d2c/0.0.0/e347/cache-66a5cd42fef01eaa_00000_of_00032.arrow\n"),
+    "llamafactory-processor-not-found": (
+        TRACE + "  File \"src/llamafactory/data/mm_plugin.py\", line 170, in _validate_input\n"
+        "    raise ValueError(\"Processor was not found, please check and update your model "
+        "file.\")\nValueError: Processor was not found, please check and update your model "
+        "file.\n",
+        "[INFO|processing_utils.py] Processor Qwen2VLProcessor loaded from the model file\n"),
     "gloo-mixed-ip-family": (
         "[rank0]: RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/"
         "device.cc:276] ss1.ss_family == ss2.ss_family. 2 vs 10\n",

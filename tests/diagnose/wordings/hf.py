@@ -212,6 +212,14 @@ WORDINGS = [
              "ValueError: Trying to set a tensor of shape torch.Size([43176, 8192]) in \"weight\" "
              "(which has shape torch.Size([0])), this looks incorrect."),
      "zero3-empty-params"),
+    # peft/tuners/lora/model.py _unload_and_optionally_merge on a GPTQ base (peft 0.5 .. 0.13)
+    (raised("raise ValueError(\"Cannot merge LORA layers when the model is gptq quantized\")",
+             "ValueError: Cannot merge LORA layers when the model is gptq quantized"),
+     "peft-merge-quantized-base"),
+    # LLaMA-Factory src/llamafactory/train/tuner.py export_model (0.8)
+    (raised("raise ValueError(\"Cannot merge adapters to a quantized model.\")",
+             "ValueError: Cannot merge adapters to a quantized model."),
+     "peft-merge-quantized-base"),
 ]
 
 
