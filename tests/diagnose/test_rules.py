@@ -1309,6 +1309,107 @@ CASES: dict[str, tuple[str, str]] = {
     "pbs-walltime": (
         "=>> PBS: job killed: walltime 86430 exceeded limit 86400\n",
         "   Walltime Used:      23:59:10\n   Exit Status:        0\n"),
+    # tensorflow load_library.py load_op_library (DeePMD-kit's op library)
+    "tensorflow-op-library-mismatch": (
+        TRACE + "    lib_handle = py_tf.TF_LoadLibrary(library_filename)\ntensorflow.python."
+        "framework.errors_impl.NotFoundError: /venv/lib/python3.9/site-packages/deepmd/"
+        "libop_abi.so: undefined symbol: _ZN10tensorflow14kernel_factory17OpKernelRegistrar12"
+        "InitInternalEPKNS_9KernelDefEN4absl11string_viewE\n",
+        "Loaded op library /venv/lib/python3.9/site-packages/deepmd/libop_abi.so\n"),
+    # torch_geometric/sampler/neighbor_sampler.py _sample
+    "pyg-sampler-libs-missing": (
+        TRACE + "    raise ImportError(f\"'{self.__class__.__name__}' requires \"\nImportError: "
+        "'NeighborSampler' requires either 'pyg-lib' or 'torch-sparse'\n",
+        "NeighborSampler uses 'pyg-lib' (torch-sparse also available)\n"),
+    # deepspeed/ops/op_builder/builder.py jit_load (EvoformerAttnBuilder not compatible)
+    "deepspeed-evoformer-cutlass-missing": (
+        "[WARNING] Please specify CUTLASS location directory as environment variable "
+        "CUTLASS_PATH\n" + TRACE + "    kernel_ = EvoformerAttnBuilder().load()\nRuntimeError: "
+        "Unable to JIT load the evoformer_attn op due to it not being compatible due to "
+        "hardware/software issue. None\n",
+        "Loading extension module evoformer_attn...\nTime to load evoformer_attn op: 0.41 "
+        "seconds\n"),
+    # dgl/graphbolt/base.py (DGL 2.1-2.4) with torchdata 0.10
+    "torchdata-datapipes-removed": (
+        TRACE + "    from torchdata.datapipes.iter import IterDataPipe\nModuleNotFoundError: No "
+        "module named 'torchdata.datapipes'\n",
+        "torchdata 0.9.0 installed: torchdata.datapipes available\n"),
+    # esm/esmfold/v1/esmfold.py
+    "esmfold-openfold-missing": (
+        TRACE + "    from openfold.data.data_transforms import make_atom14_masks\n"
+        "ModuleNotFoundError: No module named 'openfold'\n",
+        "openfold 1.0.1 imported from /venv/lib/python3.10/site-packages/openfold\n"),
+    # openfold/utils/kernel/attention_core.py
+    "openfold-extension-not-built": (
+        TRACE + "    attn_core_inplace_cuda = importlib.import_module(\"attn_core_inplace_cuda\")"
+        "\nModuleNotFoundError: No module named 'attn_core_inplace_cuda'\n",
+        "building 'attn_core_inplace_cuda' extension\n"),
+    # torch/serialization.py find_class inside torch.load (a MACE .model of a newer mace-torch)
+    "checkpoint-module-missing": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/torch/serialization.py\", line 1422, "
+        "in _load\n    result = unpickler.load()\n  File \"/venv/lib/python3.10/site-packages/"
+        "torch/serialization.py\", line 1415, in find_class\n    return super().find_class("
+        "mod_name, name)\nModuleNotFoundError: No module named 'mace.modules.embeddings'\n",
+        "  File \"/venv/lib/python3.10/site-packages/torch/serialization.py\", line 1415, in "
+        "find_class\nmodel loaded: mace.modules.models.ScaleShiftMACE\n"),
+    # torch/utils/data/distributed.py __iter__ (torch < 1.8)
+    "dataset-smaller-than-world-size": (
+        TRACE + "  File \"/venv/lib/python3.6/site-packages/torch/utils/data/distributed.py\", "
+        "line 107, in __iter__\n    assert len(indices) == self.total_size\nAssertionError\n",
+        "DistributedSampler: total_size 1024, num_samples 128 per rank\n"),
+    # pytorch_forecasting/data/timeseries.py _construct_index
+    "timeseries-shorter-than-window": (
+        TRACE + "    assert (\nAssertionError: filters should not remove entries all entries - "
+        "check encoder/decoder lengths and lags\n",
+        "TimeSeriesDataSet: 1520 samples, encoder length 24, prediction length 6\n"),
+    # torch_geometric/data/data.py __getattr__
+    "pyg-data-older-version": (
+        TRACE + "RuntimeError: The 'data' object was created by an older version of PyG. If "
+        "this error occurred while loading an already existing dataset, remove the "
+        "'processed/' directory in the dataset's root folder and try again.\n",
+        "Processing...\nDone! (processed/ written by PyG 2.5.3)\n"),
+    # torch_geometric/nn/conv/message_passing.py _index_select_safe
+    "pyg-edge-index-out-of-range": (
+        TRACE + "    raise IndexError(\nIndexError: Found indices in 'edge_index' that are larger "
+        "than 0 (got 145). Please ensure that all indices in 'edge_index' point to valid "
+        "indices in the interval [0, 1) in your node feature matrix and try again.\n",
+        "Data(x=[2708, 1433], edge_index=[2, 10556]): edge_index max 2707 < num_nodes\n"),
+    # dgl/nn/pytorch/conv/graphconv.py forward
+    "dgl-zero-in-degree": (
+        TRACE + "dgl._ffi.base.DGLError: There are 0-in-degree nodes in the graph, output for "
+        "those nodes will be invalid. This is harmful for some applications, causing silent "
+        "performance regression.\n",
+        "graph: 2708 nodes, 13264 edges, self-loops added (no 0-in-degree nodes)\n"),
+    # code calling torch_scatter 2.x with torch-scatter 1.x's fill_value
+    "torch-scatter-fill-value-removed": (
+        TRACE + "    out = op(src, index, 0, None, dim_size, fill_value)\nRuntimeError: "
+        "scatter_add() expected at most 5 argument(s) but received 6 argument(s). "
+        "Declaration: scatter_add(Tensor src, Tensor index, int dim=-1, Tensor? out=None, "
+        "int? dim_size=None) -> (Tensor)\n",
+        "torch_scatter 2.1.2: scatter_add(src, index, dim=-1, out=None, dim_size=None)\n"),
+    # lightning/pytorch/trainer/connectors/accelerator_connector.py
+    "lightning-fork-unsupported": (
+        TRACE + "ValueError: You selected `Trainer(strategy='ddp_fork')` but process forking is "
+        "not supported on this platform. We recommed `Trainer(strategy='ddp_spawn')` "
+        "instead.\n",
+        "Trainer(strategy='ddp_spawn'): process forking is not needed\n"),
+    # openfold/utils/kernel/attention_core.py on CPU tensors
+    "openfold-kernel-on-cpu": (
+        TRACE + "    attn_core_inplace_cuda.forward_(\nRuntimeError: "
+        "attn_softmax_inplace_forward_ not implemented on CPU\n",
+        "attn_softmax_inplace_forward_ dispatched to CUDA\n"),
+    # torch 1.12 csrc/jit/codegen/cuda/type_promotion.cpp (e3nn's scripted functions)
+    "nvfuser-missing-scalar-type": (
+        TRACE + "RuntimeError: tensor_type->scalarType().has_value() INTERNAL ASSERT FAILED at "
+        "\"/opt/conda/conda-bld/pytorch/work/torch/csrc/jit/codegen/cuda/type_promotion.cpp\":"
+        "111, please report a bug to PyTorch. Missing Scalar Type information\n",
+        "nvFuser disabled; tensor_type scalarType set for every input\n"),
+    # dgl/heterograph.py _set_n_repr (several causes)
+    "dgl-feature-count-mismatch": (
+        TRACE + "    raise DGLError('Expect number of features to match number of nodes (len(u)).'"
+        "\ndgl._ffi.base.DGLError: Expect number of features to match number of nodes "
+        "(len(u)). Got 18612081 and 18612080 instead.\n",
+        "g.ndata['feat']: 18612080 rows for 18612080 nodes\n"),
     "pbs-memory-limit": (
         "=>> PBS: job killed: mem 263472128kb exceeded limit 251658240kb\n",
         "    resources_used.mem = 198234112kb\n    Resource_List.mem = 251658240kb\n"),

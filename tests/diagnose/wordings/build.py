@@ -160,6 +160,23 @@ WORDINGS = [
     (TRACE + "FileNotFoundError: Cannot find DGL C++ graphbolt library at /venv/lib/python3.12/"
      "site-packages/dgl/graphbolt/libgraphbolt_pytorch_2.9.0.so\n", "extension-abi-mismatch"),
     (TRACE + "ImportError: Cannot load Graphbolt C++ library\n", "extension-abi-mismatch"),
+    # DGL 2.x (sparse/__init__.py: load_dgl_sparse), the same for its sparse library
+    (TRACE + "FileNotFoundError: Cannot find DGL C++ sparse library at /opt/conda/lib/"
+     "python3.11/site-packages/dgl/dgl_sparse/libdgl_sparse_pytorch_2.4.0.post301.so\n",
+     "extension-abi-mismatch"),
+    # torch_sparse/__init__.py (torch.ops.torch_sparse.cuda_version()) when its library did
+    # not load: torch/_ops.py's lookup of an unregistered operator
+    (raised("op = torch._C._jit_get_operation(qualified_op_name)",
+             "RuntimeError: No such operator torch_sparse::cuda_version"),
+     "extension-abi-mismatch"),
+    # setuptools build_ext spawning $CUDA_HOME/bin/nvcc for a source build of torch-scatter
+    ("  No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n  running build_ext\n"
+     "  error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory\n"
+     "  ERROR: Failed building wheel for torch-scatter\nFailed to build torch-scatter\n",
+     "cuda-home-missing"),
+    # older distutils' spawn, same build
+    ("  unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory\n"
+     "  error: command '/usr/local/cuda/bin/nvcc' failed with exit status 1\n", "cuda-home-missing"),
     # Triton 3.x language/semantic.py: an FP8 (e4m3) cast or load compiled for a GPU below
     # sm_89, inside the CompilationError block that torch.compile, vLLM and SGLang show
     ("triton.compiler.errors.CompilationError: at 1:0:\ndef triton_poi_fused__to_copy_0("
@@ -236,6 +253,9 @@ HEALTHY = [
     "UserWarning: Failed to load image Python extension: '/venv/lib/python3.10/site-packages/"
     "torchvision/image.so: undefined symbol: _ZN3c1017RegisterOperatorsD1Ev'\nstep 1 loss 2.3\n",
     "DGL graphbolt library loaded from dgl/graphbolt/libgraphbolt_pytorch_2.4.0.so\n",
+    "DGL C++ sparse library found at dgl/dgl_sparse/libdgl_sparse_pytorch_2.4.0.so\n",
+    "torch_sparse operators registered: torch_sparse::cuda_version, torch_sparse::spmm\n",
+    "  /usr/local/cuda/bin/nvcc -c csrc/cuda/scatter_cuda.cu -o build/scatter_cuda.o\n",
     # torch 2.13 cpp_extension: a minor CUDA mismatch it accepts (a warning)
     "The detected CUDA version (12.4) has a minor version mismatch with the version that was "
     "used to compile PyTorch (12.1). Most likely this shouldn't be a problem.\n"
