@@ -1886,6 +1886,11 @@ CASES: dict[str, tuple[str, str]] = {
         "type `int` is expected).\n",
         "DataCollatorWithPadding: padding=True, truncation=True; batched tensors of length "
         "512\n"),
+    "cache-dir-not-shared": (
+        TRACE + "  File \"swift/utils/torch_utils.py\", line 390, in check_shared_disk\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/packing_share/check_"
+        "shared_disk.tmp'\n",
+        "[INFO:swift] packing_cache: /tmp/packing_share (check_shared_disk.tmp written)\n"),
     "dataset-cache-missing-on-other-node": (
         TRACE + "FileNotFoundError: [Errno 2] Failed to open local file '/home/u/.cache/"
         "huggingface/datasets/json/finetune-3d2c/0.0.0/e347/cache-66a5cd42fef01eaa_00000_of_"
