@@ -630,6 +630,131 @@ CASES: dict[str, tuple[str, str]] = {
         "CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpn8c04nql/main.c']' returned "
         "non-zero exit status 1.\n",
         "checking for Python.h... yes\n"),
+    "model-not-wrapped-module": (
+        TRACE + "    net_g.module.load_state_dict(net_g_state)\n  File \"/usr/lib/python3.10/"
+        "site-packages/torch/nn/modules/module.py\", line 1695, in __getattr__\n"
+        "AttributeError: 'SynthesizerTrnMs256NSFSid' object has no attribute 'module'\n",
+        "wrapped SynthesizerTrnMs256NSFSid in DistributedDataParallel; saving model.module\n"),
+    "vits-bucket-sampler-empty-bucket": (
+        TRACE + "  File \"/root/vits/data_utils.py\", line 372, in __iter__\n"
+        "    ids_bucket = ids_bucket + ids_bucket * (rem // len_bucket) + ids_bucket[:(rem % "
+        "len_bucket)]\nZeroDivisionError: integer division or modulo by zero\n",
+        "DistributedBucketSampler: 5 buckets, rem // len_bucket = 3\n"),
+    "fairseq-python-311-dataclass": (
+        TRACE + "  File \"/usr/lib/python3.11/dataclasses.py\", line 815, in _get_field\n"
+        "ValueError: mutable default <class 'fairseq.dataclass.configs.CommonConfig'> for field "
+        "common is not allowed: use default_factory\n",
+        "fairseq 0.12.2 imported; common config uses default_factory\n"),
+    "stft-return-complex-required": (
+        TRACE + "    spec = torch.stft(y, n_fft, hop_length=hop, window=win, center=False)\n"
+        "RuntimeError: stft requires the return_complex parameter be given for real inputs, "
+        "and will further require that return_complex=True in a future PyTorch release.\n",
+        "stft: return_complex=True, n_fft=1024\n"),
+    "librosa-keyword-only-arguments": (
+        TRACE + "    return librosa.filters.mel(hp.sample_rate, hp.n_fft, n_mels=hp.num_mels)\n"
+        "TypeError: mel() takes 0 positional arguments but 2 positional arguments (and 3 "
+        "keyword-only arguments) were given\n",
+        "librosa 0.10.1: mel(sr=22050, n_fft=1024, n_mels=80)\n"),
+    "numba-nvvm-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py\", "
+        "line 139, in __new__\n    inst.driver = open_cudalib('nvvm')\n"
+        "numba.cuda.cudadrv.error.NvvmSupportError: libNVVM cannot be found. Do `conda install "
+        "cudatoolkit`:\nlibnvvm.so: cannot open shared object file: No such file or directory\n",
+        "numba: found libNVVM at /usr/local/cuda/nvvm/lib64/libnvvm.so\n"),
+    "numba-numpy-too-new": (
+        TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/numba/__init__.py\", line 42, "
+        "in _ensure_critical_deps\nImportError: Numba needs NumPy 1.24 or less\n",
+        "numba 0.59.1 with NumPy 1.26.4\n"),
+    "libsndfile-missing": (
+        TRACE + "  File \"/opt/conda/lib/python3.8/site-packages/soundfile.py\", line 142, in "
+        "<module>\n    raise OSError('sndfile library not found')\n"
+        "OSError: sndfile library not found\n",
+        "soundfile 0.12.1 (libsndfile-1.2.2)\n"),
+    "ffmpeg-binary-missing": (
+        TRACE + "  File \"/usr/local/lib/python3.9/site-packages/whisper/audio.py\", line 58, in "
+        "load_audio\n    out = run(cmd, capture_output=True, check=True).stdout\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'ffmpeg'\n",
+        "ffmpeg version 6.1.1 Copyright (c) 2000-2023 the FFmpeg developers\n"),
+    "torchaudio-no-audio-backend": (
+        TRACE + "  File \"/opt/conda/lib/python3.12/site-packages/torchaudio/_backend/utils.py\", "
+        "line 116, in dispatcher\nRuntimeError: Couldn't find appropriate backend to handle uri "
+        "assets/example.mp3 and format None.\n",
+        "torchaudio backends: ['ffmpeg', 'soundfile']\n"),
+    "torchcodec-not-installed": (
+        TRACE + "  File \"/usr/local/lib/python3.12/dist-packages/datasets/features/audio.py\", "
+        "line 172, in decode_example\nImportError: To support decoding audio data, please "
+        "install 'torchcodec'.\n",
+        "torchcodec 0.7.0 loaded (FFmpeg 6)\n"),
+    "vits-monotonic-align-not-built": (
+        TRACE + "  File \"/work/vits/monotonic_align/__init__.py\", line 3, in <module>\n"
+        "    from .monotonic_align.core import maximum_path_c\n"
+        "ModuleNotFoundError: No module named 'monotonic_align.monotonic_align.core'\n",
+        "built monotonic_align/monotonic_align/core.cpython-310-x86_64-linux-gnu.so\n"),
+    "fairseq-cython-not-built": (
+        TRACE + "  File \"/home/user/fairseq/fairseq/data/data_utils.py\", line 313, in "
+        "batch_by_size\nValueError: Please build (or rebuild) Cython components with: `pip "
+        "install --editable .` or `python setup.py build_ext --inplace`.\n",
+        "building 'fairseq.data.data_utils_fast' extension\n"),
+    "espnet-warpctc-missing": (
+        TRACE + "  File \"/work/espnet/espnet/nets/pytorch_backend/ctc.py\", line 31, in "
+        "__init__\n    import warpctc_pytorch as warp_ctc\n"
+        "ModuleNotFoundError: No module named 'warpctc_pytorch'\n",
+        "ctc_type: warpctc (warpctc_pytorch 0.2.1 loaded)\n"),
+    "speechbrain-pretrained-renamed": (
+        TRACE + "    from speechbrain.pretrained import EncoderClassifier\n"
+        "ModuleNotFoundError: No module named 'speechbrain.pretrained'\n",
+        "loading speechbrain.pretrained.interfaces compatibility shim\n"),
+    "fairseq-invalid-size-valid-test": (
+        TRACE + "  File \"/work/fairseq/fairseq/data/data_utils.py\", line 219, in "
+        "_batch_generator\nException: Size of sample #14194 is invalid, max_positions=(1022, "
+        "1022), skip this example with --skip-invalid-size-inputs-valid-test\n",
+        "skip_invalid_size_inputs_valid_test: true; 12 samples skipped\n"),
+    "fairseq-max-tokens-too-small": (
+        TRACE + "  File \"fairseq/data/data_utils_fast.pyx\", line 30, in "
+        "fairseq.data.data_utils_fast.batch_by_size_vec\nAssertionError: sentence at index "
+        "16482046 of size 201 exceeds max_tokens limit of 200!\n",
+        "max_tokens: 4096, max_positions: 1024\n"),
+    "whisper-mel-bins-mismatch": (
+        TRACE + "    return F.conv1d(input, weight, bias, self.stride,\nRuntimeError: Given "
+        "groups=1, weight of size [1280, 128, 3], expected input[16, 80, 3000] to have 128 "
+        "channels, but got 80 channels instead\n",
+        "whisper large-v3: n_mels=128, input [16, 128, 3000]\n"),
+    "whisper-input-not-padded": (
+        TRACE + "  File \"/usr/local/lib/python3.10/site-packages/transformers/models/whisper/"
+        "modeling_whisper.py\", line 1164, in forward\nValueError: Whisper expects the mel "
+        "input features to be of length 3000, but found 20000. Make sure to pad the input mel "
+        "features to 3000.\n",
+        "input features padded to length 3000\n"),
+    "ctc-targets-shorter-than-lengths": (
+        TRACE + "    loss = F.ctc_loss(log_probs, targets, input_lengths, target_lengths)\n"
+        "RuntimeError: Expected tensor to have size at least 209 at dimension 1, but got size "
+        "201 for argument #2 'targets' (while checking arguments for ctc_loss_gpu)\n",
+        "ctc_loss: targets (8, 209), max target length 209\n"),
+    "ctc-labels-beyond-vocab": (
+        TRACE + "    raise ValueError(f\"Label values must be <= vocab_size: "
+        "{self.config.vocab_size}\")\nValueError: Label values must be <= vocab_size: 29\n",
+        "vocab_size: 32, max label value 31\n"),
+    "fairseq-gradients-inconsistent": (
+        "grad_norm across the workers:\nrank   0 = 43.87894113\nrank   1 = 36.76721862\n"
+        + TRACE + "  File \"/work/fairseq/fairseq/trainer.py\", line 1420, in _check_grad_norms\n"
+        "FloatingPointError: Fatal error: gradients are inconsistent between workers. Try "
+        "--ddp-backend=legacy_ddp. Or are you mixing up different generation of GPUs in "
+        "training?\n",
+        "grad_norm across the workers: consistent (4 ranks)\n"),
+    "torchcodec-library-unloadable": (
+        TRACE + "  File \"/usr/local/lib/python3.12/dist-packages/torchcodec/_core/ops.py\", "
+        "line 69, in load_torchcodec_shared_libraries\nRuntimeError: Could not load "
+        "libtorchcodec. Likely causes:\n          1. FFmpeg is not properly installed in your "
+        "environment.\n[start of libtorchcodec loading traceback]\nFFmpeg version 7: "
+        "libavutil.so.59: cannot open shared object file: No such file or directory\n"
+        "[end of libtorchcodec loading traceback].\n",
+        "Loaded libtorchcodec_core7.so (FFmpeg 7)\n"),
+    "windows-worker-ntstatus-exit": (
+        TRACE + "  File \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\multiprocessing\\\\spawn.py\", "
+        "line 149, in join\n    raise ProcessExitedException(\n"
+        "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with exit "
+        "code 3221225620\n",
+        "process 0 exited with code 0 (3221225620 bytes written)\n"),
     "libcuda-not-linkable": (
         "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld "
         "returned 1 exit status\n" + TRACE + "torch._dynamo.exc.BackendCompilerFailed: "

@@ -95,6 +95,11 @@ WORDINGS = [
              "ImportError: dlopen(/venv/lib/python3.11/site-packages/torchvision/_C.so, 0x0002): "
              "Symbol not found: __ZN3c1017RegisterOperatorsD1Ev"),
      "extension-abi-mismatch"),
+    # k2 1.14+ k2/python/k2/__init__.py: its own check of the torch it was built with
+    (raised("raise ImportError(",
+             "ImportError: k2 was built using PyTorch 1.11.0+cu102\n"
+             "But you are using PyTorch 1.10.0+cu102 to run it"),
+     "extension-abi-mismatch"),
     # bitsandbytes 0.45 to 0.49 cextension.py: the first native call after a failed load
     (raised("optimizer = bnb.optim.AdamW8bit(model.parameters(), lr=1e-4)",
              "RuntimeError: \n🚨 CUDA VERSION MISMATCH 🚨\nRequested CUDA version:          12.8\n"

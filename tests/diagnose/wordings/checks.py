@@ -14,6 +14,12 @@ WORDINGS = [
      "by the deepspeed launcher, deepspeed.init_distributed, or the torch.distributed "
      "launcher. If using a different launcher please ensure LOCAL_RANK is set prior to "
      "initializing deepspeed.\n", "not-launched"),
+    # AllenNLP allennlp/common/checks.py check_for_gpu: no GPU visible, or an index past them
+    (TRACE + "allennlp.common.checks.ConfigurationError: \"Experiment specified a GPU but none "
+     "is available; if you want to run on CPU use the override 'trainer.cuda_device=-1' in "
+     "the json config file.\"\n", "no-cuda-device"),
+    (TRACE + "allennlp.common.checks.ConfigurationError: 'Experiment specified GPU device 2 but "
+     "there are only 1 devices  available.'\n", "no-cuda-device"),
     # transformers training_args.py: --fsdp under plain python
     (TRACE + "ValueError: Using fsdp only works in distributed training.\n", "not-launched"),
     # accelerate state.py PartialState on several CPU nodes
