@@ -301,28 +301,49 @@ def _lost_peer(text: str, consequences: list[Rule]) -> bool:
             and not launchers.QUIET.search(text, 0, launchers.QUIET_READ))
 
 
-def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> tuple[list[Evidence], bool]:
+@dataclass
+class _Shown:
+    """The lines that show a failure by their shape (``_shown``)."""
+
+    lines: list[Evidence] = field(default_factory=list)
+    echoed: bool = False
+    """An echo of another rank's failure was among them: a rank that failed only because its
+    peer went away still failed."""
+    own: bool = False
+    """A line shows a failure of its own (an exception, an error, a traceback's frames), not
+    only how a process ended or that it was stopped (read whole: a launcher's report of a
+    long command line names the exit at its end)."""
+
+
+def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> _Shown:
     """The lines that show a failure by their shape, except another rank's echoes; failing
-    those, the frames of a traceback cut before its exception.  And whether an echo was
-    among them: a rank that failed only because its peer went away still failed."""
-    found = []
-    echoed = False
+    those, the frames of a traceback cut before its exception."""
+    shown = _Shown()
     consequences = [rule for rule in echoes if rule.consequence]
     for log in logs.texts:
         for start in launchers.failure_lines(log.text, log.labels, views.shapes(log)):
             evidence = _evidence(log, start)
             if not _echoes(evidence.text, echoes):
-                found.append(evidence)
+                shown.lines.append(evidence)
+                shown.own = shown.own or not _ends_only(log.text, start)
             else:
-                echoed = echoed or _lost_peer(evidence.text, consequences)
-            if len(found) >= MAX_MATCHES:
-                return found, echoed
-    if not found:
+                shown.echoed = shown.echoed or _lost_peer(evidence.text, consequences)
+            if len(shown.lines) >= MAX_MATCHES:
+                return shown
+    if not shown.lines:
         for log in logs.texts:
             frames = [_evidence(log, start) for start in launchers.frame_lines(log.text)[-3:]]
             stop = _stop(log)
-            found += frames or ([stop] if stop else [])
-    return found, echoed
+            shown.lines += frames or ([stop] if stop else [])
+            shown.own = shown.own or bool(frames)
+    return shown
+
+
+def _ends_only(text: str, start: int) -> bool:
+    """Whether the line at ``start`` only reports how a process ended or that it was stopped."""
+    end = text.find("\n", start)
+    line = text[start:end if end >= 0 else len(text)]
+    return bool(EXIT_REPORT.search(line) or INTERRUPTED.search(line))
 
 
 def _stop(log: LogText) -> Evidence | None:
@@ -359,10 +380,10 @@ def _exit_label(returncode: int | None, logs: LogSet) -> str | None:
     return logs.root_signal if returncode < 0 else f"exit code {returncode}"
 
 
-def _applies(rule: Rule, logs: LogSet) -> bool:
-    if rule.facts and not set(rule.facts) <= logs.facts:
+def _applies(rule: Rule, logs: LogSet, facts: set[Fact]) -> bool:
+    if rule.facts and not set(rule.facts) <= facts:
         return False
-    if set(rule.unless) & logs.facts:
+    if set(rule.unless) & facts:
         return False
     signal = logs.root_signal
     if rule.signals and signal is not None and signal not in rule.signals:
@@ -546,13 +567,14 @@ def _known_without_lines(rule: Rule, logs: LogSet) -> bool:
     return bool(by_fact or by_signal)
 
 
-def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: list[Evidence],
-             views: _Views, echoed: bool) -> list[Match]:
-    sources = _EvidenceSources(logs, _echo_rules(rules), shown, _readings(logs), views)
-    failing = logs.failing or bool(shown) or echoed
+def _matches(rules: tuple[Rule, ...], logs: LogSet, shown: _Shown,
+             views: _Views) -> list[Match]:
+    sources = _EvidenceSources(logs, _echo_rules(rules), shown.lines, _readings(logs), views)
+    failing = logs.failing or bool(shown.lines) or shown.echoed
+    facts = logs.facts | ({Fact.ERROR_SHOWN} if shown.own else set())
     matches: list[Match] = []
     for rule in rules:
-        if not _applies(rule, logs) or _fallback_not_needed(rule, matches, failing):
+        if not _applies(rule, logs, facts) or _fallback_not_needed(rule, matches, failing):
             continue
         evidence = sources.of(rule)
         if rule.warnings:
@@ -736,14 +758,14 @@ def diagnose(logs: LogSet) -> Diagnosis:
 def _diagnose(logs: LogSet) -> Diagnosis:
     rules = load_rules()
     views = _Views()
-    shown, echoed = _shown(logs, _echo_rules(rules), views)
-    matches = _matches(rules, logs, shown, views, echoed)
+    shown = _shown(logs, _echo_rules(rules), views)
+    matches = _matches(rules, logs, shown, views)
     causes = _recased_first(rules, _inferred_last(_outrank_symptoms(
         [(r, ev) for r, ev in matches if not r.consequence])))
     root = _root_rank(logs, causes)
     diagnosis = Diagnosis("no_failure", logs.source, root,
                           _exit_label(logs.root_returncode, logs))
-    quoting = _Quoting(logs, root, shown)
+    quoting = _Quoting(logs, root, shown.lines)
     diagnosis.findings = quoting.findings(_root_first(causes, root))
     if diagnosis.findings:
         if diagnosis.findings[0].likely or _fallback_first(diagnosis.findings, causes):

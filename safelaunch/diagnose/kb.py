@@ -49,6 +49,8 @@ class Fact(str, Enum):
     ROOT_RAISED = "root_raised"
     NO_OTHER_FAILURES = "no_other_failures"
     SRUN_ENDED_STEP = "srun_ended_step"
+    ERROR_SHOWN = "error_shown"
+    """The log shows a failure line of its own, not only a report of how a process ended."""
 
     __hash__ = str.__hash__  # a plain "hang" finds its member in a set
 

@@ -22,7 +22,7 @@ def test_failed_run_is_diagnosed_after_the_summary(run_safelaunch, tmp_path):
     run = run_safelaunch("run", "--nproc", "2", "--no-minimal-test", str(script))
     assert run.returncode == 1
     after = run.stderr.split("safelaunch summary")[1]
-    assert "diagnosis: Module not found" in after and "(rank 1, exit code 1)" in after
+    assert "diagnosis: A module could not be imported" in after and "(rank 1, exit code 1)" in after
     assert "No module named 'not_installed_pkg'" in after and "pip install -e ." in after
     diagnosis = run.summary()["diagnosis"]
     assert diagnosis["findings"][0]["id"] == "module-not-found"

@@ -5131,6 +5131,19 @@ def test_a_wrapper_that_ran_the_job_with_check_true_reports_its_exit():
     assert "SIGKILL" not in (result.root_exit or "")
 
 
+def test_an_exit_code_beside_an_error_of_the_ranks_own_is_no_exit_without_a_message():
+    exited = ("[launch.py:315:sigkill_handler] Killing subprocess 40970\n[ERROR] [launch.py:321:"
+              "sigkill_handler] ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1'"
+              + ", '--data', '/d/x.json'" * 20 + "] exits with return code = 1\n")
+    # only the launcher's report, however long the command line it quotes: no message
+    assert diagnose(from_text(exited, "ds.log")).findings[0].id == "nonzero-exit"
+    # an exception line whose traceback the excerpt cut: the message is there
+    cut = "ZeroDivisionError: integer division or modulo by zero\n" + exited
+    result = diagnose(from_text(cut, "ds.log"))
+    assert result.findings[0].id == "failure-shown"
+    assert "ZeroDivisionError" in result.findings[0].evidence[0].text
+
+
 def test_a_pod_the_kubelet_oom_killed_is_the_oom_killer():
     described = ("    State:          Terminated\n      Reason:       OOMKilled\n      Exit "
                  "Code:    137\n")
