@@ -327,6 +327,132 @@ CASES: dict[str, tuple[str, str]] = {
         "NCCL version 2.18.3\n[rank0]: ncclSystemError: System call (e.g. socket, malloc) or "
         "external library call failed or device error.\n",
         "NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\nNCCL INFO NET/Plugin: No plugin found\n"),
+    "tinycudann-arch-mismatch": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/tinycudann/modules.py\", line 51,"
+        " in _get_system_compute_capability\nRuntimeError: Could not find compatible tinycudann "
+        "extension for compute capability 86.\n",
+        "tinycudann: using the extension built for compute capability 86\n"),
+    "ops-setup-sees-no-cuda": (
+        "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n"
+        "Traceback (most recent call last):\n  File \"setup.py\", line 43, in get_extensions\n"
+        "    raise NotImplementedError('Cuda is not availabel')\n"
+        "NotImplementedError: Cuda is not availabel\n",
+        "building 'MultiScaleDeformableAttention' extension (Cuda is available: True)\n"),
+    "yolov5-checkpoint-newer-than-code": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/torch/serialization.py\", line "
+        "1046, in find_class\n    return super().find_class(mod_name, name)\nAttributeError: "
+        "Can't get attribute 'SPPF' on <module 'models.common' from '/yolov5/models/common.py'>\n",
+        "Fusing layers... SPPF from models.common loaded (yolov5s summary: 213 layers)\n"),
+    "pickled-model-older-torch": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/torch/nn/modules/upsampling.py\""
+        ", line 154, in forward\n    recompute_scale_factor=self.recompute_scale_factor)\n"
+        "AttributeError: 'Upsample' object has no attribute 'recompute_scale_factor'\n",
+        "Upsample(scale_factor=2.0, mode='nearest') recompute_scale_factor=None\n"),
+    "yolov5-loss-float-clamp": (
+        TRACE + "  File \"/yolov5/utils/loss.py\", line 198, in build_targets\n    indices.append("
+        "(b, a, gj.clamp_(0, gain[3] - 1), gi.clamp_(0, gain[2] - 1)))\nRuntimeError: result "
+        "type Float can't be cast to the desired output type long int\n",
+        "      Epoch    GPU_mem   box_loss   obj_loss   cls_loss  Instances       Size\n"),
+    "yolo-labels-not-found": (
+        "train: Scanning /content/datasets/train/labels... 0 images, 500 backgrounds, 0 corrupt\n"
+        + TRACE + "AssertionError: train: No labels found in /content/datasets/train/labels.cache"
+        ", can not start training. See https://docs.ultralytics.com/yolov5/tutorials/"
+        "train_custom_data\n",
+        "train: Scanning /content/datasets/train/labels.cache... 500 images, 0 backgrounds, "
+        "0 corrupt\n"),
+    "ultralytics-dataset-path": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/ultralytics/data/utils.py\", "
+        "line 328, in check_det_dataset\n    raise FileNotFoundError(m)\nFileNotFoundError: \n"
+        "Dataset 'data.yaml' images not found ⚠️, missing path '/content/datasets/valid/images'\n"
+        "Note dataset download directory is '/content/datasets'. You can update this in "
+        "'/root/.config/Ultralytics/settings.yaml'\n",
+        "Dataset 'data.yaml' images found: 1200 train, 300 val\n"),
+    "mmdet-num-classes-mismatch": (
+        TRACE + "  File \"/mmdetection/mmdet/datasets/utils.py\", line 142, in _check_head\n"
+        "    assert module.num_classes == len(dataset.CLASSES), \\\nAssertionError: The "
+        "`num_classes` (80) in Shared2FCBBoxHead of MMDistributedDataParallel does not matches "
+        "the length of `CLASSES` 1) in CocoDataset\n",
+        "bbox_head: num_classes=1, dataset CLASSES=('balloon',)\n"),
+    "openmmlab-dataset-empty": (
+        "Traceback (most recent call last):\n  File \"/mmdetection/mmdet/datasets/samplers/"
+        "group_sampler.py\", line 16, in __init__\n    self.flag = dataset.flag.astype(np.int64)"
+        "\n  File \"<__array_function__ internals>\", line 6, in concatenate\n"
+        "ValueError: need at least one array to concatenate\n",
+        "mmdet - INFO - dataset: 1200 images after filter_empty_gt\n"),
+    "detectron2-config-key-unknown": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/yacs/config.py\", line 491, in "
+        "_merge_a_into_b\n    raise KeyError(\"Non-existent config key: {}\".format(full_key))\n"
+        "KeyError: 'Non-existent config key: MODEL.MASK_FORMER'\n",
+        "[config] MODEL.MASK_FORMER.NUM_OBJECT_QUERIES: 100\n"),
+    "detectron2-registry-missing": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/fvcore/common/registry.py\", "
+        "line 71, in get\n    raise KeyError(\nKeyError: \"No object named 'MaskFormer' found in "
+        "'META_ARCH' registry!\"\n",
+        "Registered 'MaskFormer' in 'META_ARCH' registry\n"),
+    "openmmlab-registry-missing": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/mmcv/utils/registry.py\", line "
+        "61, in build_from_cfg\n    raise KeyError(\nKeyError: 'MyDataset is not in the dataset "
+        "registry'\n",
+        "mmdet - INFO - MyDataset registered in the dataset registry\n"),
+    "clip-context-length": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/clip/clip.py\", line 234, in "
+        "tokenize\n    raise RuntimeError(f\"Input {texts[i]} is too long for context length "
+        "{context_length}\")\nRuntimeError: Input a photo of a dog running across a very long "
+        "field ... is too long for context length 77\n",
+        "clip: context length 77, vocab size 49408\n"),
+    "pillow-removed-name": (
+        TRACE + "  File \"/yolov5/utils/plots.py\", line 87, in box_label\n    w, h = self.font."
+        "getsize(label)  # text width, height\nAttributeError: 'FreeTypeFont' object has no "
+        "attribute 'getsize'\n",
+        "Pillow 10.0.0 installed; using font.getbbox for label sizes\n"),
+    "extension-glm-headers-missing": (
+        "/gaussian-splatting/submodules/diff-gaussian-rasterization/cuda_rasterizer/backward.h:"
+        "19:10: fatal error: glm/glm.hpp: No such file or directory\n   19 | #include "
+        "<glm/glm.hpp>\ncompilation terminated.\nerror: command '/usr/local/cuda/bin/nvcc' "
+        "failed with exit code 1\n",
+        "-- Found glm: /usr/include/glm/glm.hpp\n"),
+    "launch-script-not-executable": (
+        "bash: ./tools/dist_train.sh: Permission denied\n",
+        "chmod +x ./tools/dist_train.sh: permissions set\n"),
+    "mmcv-1x-code-on-mmcv-2": (
+        TRACE + "  File \"/mmsegmentation/mmseg/apis/train.py\", line 7, in <module>\n    from "
+        "mmcv.runner import HOOKS, build_optimizer, build_runner\nModuleNotFoundError: No module "
+        "named 'mmcv.runner'\n",
+        "mmcv 1.7.2 (mmcv.runner) loaded\n"),
+    "mmcv-ops-without-cuda": (
+        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/mmcv/ops/nms.py\", line 27, in "
+        "forward\n    inds = ext_module.nms(\nRuntimeError: nms_impl: implementation for device "
+        "cuda:0 not found.\n",
+        "mmcv ops: nms_impl registered for device cuda\n"),
+    "mmcv-ext-dll-mismatch": (
+        TRACE + "  File \"C:\\\\Users\\\\me\\\\anaconda3\\\\envs\\\\mm\\\\lib\\\\site-packages\\\\"
+        "mmcv\\\\utils\\\\ext_loader.py\", line 13, in load_ext\n    ext = importlib."
+        "import_module('mmcv.' + name)\nImportError: DLL load failed while importing _ext: The "
+        "specified procedure could not be found.\n",
+        "mmcv: loaded mmcv._ext (CUDA 11.3, torch 1.10.0)\n"),
+    "repo-cuda-op-not-built": (
+        "Traceback (most recent call last):\n  File \"/Mask2Former/mask2former/modeling/"
+        "pixel_decoder/ops/functions/ms_deform_attn_func.py\", line 22, in <module>\n    import "
+        "MultiScaleDeformableAttention as MSDA\nModuleNotFoundError: No module named "
+        "'MultiScaleDeformableAttention'\n",
+        "Installed MultiScaleDeformableAttention-1.0 (ops built with CUDA 11.8)\n"),
+    "torchvision-removed-module": (
+        TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/basicsr/data/degradations.py\""
+        ", line 8, in <module>\n    from torchvision.transforms.functional_tensor import "
+        "rgb_to_grayscale\nModuleNotFoundError: No module named "
+        "'torchvision.transforms.functional_tensor'\n",
+        "torchvision 0.16.0: transforms.functional_tensor is deprecated, use functional\n"),
+    "detectron2-dataset-not-registered": (
+        "-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n"
+        "  File \"/detectron2/detectron2/data/catalog.py\", line 58, in get\n    raise KeyError(\n"
+        "KeyError: \"Dataset 'my_dataset_train' is not registered! Available datasets are: "
+        "coco_2014_train, coco_2014_val_100\"\n",
+        "Dataset 'my_dataset_train' registered with 1200 images\n"),
+    "detectron2-dataset-empty": (
+        TRACE + "  File \"/detectron2/detectron2/data/build.py\", line 248, in "
+        "get_detection_dataset_dicts\n    assert len(dicts), \"Dataset '{}' is empty!\".format("
+        "dataset_name)\nAssertionError: Dataset 'my_dataset_train' is empty!\n",
+        "Loaded 1200 images in COCO format from train.json; dataset 'my_dataset_train' ready\n"),
     "unused-parameters": (
         "[rank0]: RuntimeError: Expected to have finished reduction in the prior iteration "
         "before starting a new one. This error indicates that your module has parameters that "

@@ -120,6 +120,12 @@ WORDINGS = [
      "inputs:\n     query       : shape=(1, 2, 1, 40) (torch.float16)\n"
      "`cutlassF-pt` is not supported because:\n    xFormers wasn't built with CUDA support\n",
      "xformers-torch-mismatch"),
+    # Cython's size check in pycocotools 2.0.x _mask.pyx, built against NumPy >= 1.20 and
+    # run with NumPy 1.19
+    (raised("from . import mask as maskUtils",
+             "ValueError: numpy.ndarray size changed, may indicate binary incompatibility. "
+             "Expected 88 from C header, got 80 from PyObject"),
+     "numpy-too-old"),
     # NumPy 2.0.2 / 2.3.2 __multiarray_api.h: a module built with NumPy 2 on NumPy 1.x
     ("RuntimeError: module was compiled against NumPy C-API version 0x10 (NumPy 1.23) but the "
      "running NumPy has C-API version 0xe. Check the section C-API incompatibility at the "

@@ -159,7 +159,30 @@ WORDINGS = [
              "megatron.core.dist_checkpointing.core.CheckpointingException: Common file "
              "/local/ckpt/iter_0001000/common.pt does not exist"),
      "sharded-checkpoint-not-shared"),
+    # --- ultralytics / YOLOv5 device selection ---
+    # YOLOv5 v7.0 utils/torch_utils.py select_device
+    (raised("assert torch.cuda.is_available() and torch.cuda.device_count() >= "
+             "len(devices.replace(',', '')), \\",
+             "AssertionError: Invalid CUDA '--device 0,1' requested, use '--device cpu' or pass "
+             "valid CUDA device(s)"),
+     "torch-without-cuda"),
+    # ultralytics 8.3 utils/torch_utils.py select_device
+    (raised("raise ValueError(",
+             "ValueError: Invalid CUDA 'device=0,1' requested. Use 'device=cpu' or pass valid "
+             "CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.")
+     + "torch.cuda.is_available(): False\ntorch.cuda.device_count(): 0\n",
+     "torch-without-cuda"),
     # --- NaN / Inf ---
+    # detectron2 0.6 engine/train_loop.py SimpleTrainer._write_metrics
+    (raised("raise FloatingPointError(",
+             "FloatingPointError: Loss became infinite or NaN at iteration=59!")
+     + "loss_dict = {'loss_cls': nan, 'loss_box_reg': nan, 'loss_rpn_cls': 0.69}\n",
+     "nan-loss"),
+    # detectron2 0.6 modeling/box_regression.py Box2BoxTransform.apply_deltas
+    (raised("assert torch.isfinite(deltas).all().item(), \"Box regression deltas become "
+             "infinite or NaN!\"",
+             "AssertionError: Box regression deltas become infinite or NaN!"),
+     "nan-loss"),
     # megatron-core 0.8.0 distributed/param_and_grad_buffer.py
     (raised("self.finish_grad_sync()",
              "AssertionError: Rank 3: found NaN in local grad norm in backward pass before "

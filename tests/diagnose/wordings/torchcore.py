@@ -43,6 +43,12 @@ WORDINGS = [
      "at \"../aten/src/ATen/cuda/CUDAContext.cpp\":50, please report a bug to PyTorch. "
      "device=1, num_gpus=1\n",
      "no-cuda-device"),
+    # torch 2.1 aten/src/ATen/cuda/CUDABlas.cpp: a bf16 batched GEMM on a V100
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+     "`cublasGemmStridedBatchedExFix(handle, opa, opb, m, n, k, (void*)(&falpha), a, "
+     "CUDA_R_16BF, lda, stridea, b, CUDA_R_16BF, ldb, strideb, (void*)(&fbeta), c, CUDA_R_16BF, "
+     "ldc, stridec, num_batches, CUDA_R_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`\n",
+     "bf16-unsupported"),
     # torch's CUDA hooks without a driver
     (
      "Traceback (most recent call last):\n  File \"train.py\", line 42, in "
