@@ -1181,6 +1181,96 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    engine = LLMEngine.from_engine_args(args)\nAssertionError: "
         "n_physical_experts=256 must be divisible by ep_size=3. Adjust num_redundant_experts.\n",
         "MoE: 256 experts over expert parallel size 8\n"),
+    # diffusion training (diffusers, kohya sd-scripts and its GUI, SimpleTuner, ColossalAI)
+    "diffusers-module-moved": (
+        TRACE + "    from diffusers.models.unet_2d_condition import UNet2DConditionOutput\n"
+        "ModuleNotFoundError: No module named 'diffusers.models.unet_2d_condition'\n",
+        "INFO: loaded diffusers.models.unets.unet_2d_condition.UNet2DConditionModel\n"),
+    "colossalai-kernels-not-built": (
+        "  File \"/opt/conda/lib/python3.10/site-packages/colossalai/kernel/extensions/"
+        "cpp_extension.py\", line 61, in import_op\n"
+        "    return importlib.import_module(self.prebuilt_import_path)\n"
+        "ModuleNotFoundError: No module named 'colossalai._C.fused_optim_cuda'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n" + TRACE
+        + "    optimizer = HybridAdam(model.parameters(), lr=1e-4)\nFileNotFoundError: [Errno 2] "
+        "No such file or directory: '/opt/conda/lib/python3.10/site-packages/colossalai/kernel/"
+        "extensions/pybind/optimizer/optimizer.cpp'\n",
+        "INFO colossalai - loaded prebuilt kernel colossalai._C.fused_optim_cuda\n"),
+    "diffusers-peft-backend-missing": (
+        TRACE + "    pipe.load_lora_weights(args.lora_path)\n  File \"/venv/lib/python3.10/"
+        "site-packages/diffusers/loaders/lora_pipeline.py\", line 98, in load_lora_weights\n"
+        "    raise ValueError(\"PEFT backend is required for this method.\")\n"
+        "ValueError: PEFT backend is required for this method.\n",
+        "INFO: using the PEFT backend for LoRA (peft 0.13.2)\n"),
+    "xformers-not-importable": (
+        TRACE + "    raise ValueError(\"xformers is not available. Make sure it is installed "
+        "correctly\")\nValueError: xformers is not available. Make sure it is installed "
+        "correctly\n",
+        "xformers is available: enabling memory efficient attention\n"),
+    "diffusers-deprecation-deadline": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/diffusers/utils/"
+        "deprecation_utils.py\", line 18, in deprecate\n    raise ValueError(\n"
+        "ValueError: The deprecation tuple ('init_image', '0.12.0', 'Please use `image` "
+        "instead.') should be removed since diffusers' version 0.16.0.dev0 is >= 0.12.0\n",
+        "FutureWarning: `init_image` is deprecated and will be removed in version 0.12.0. "
+        "Please use `image` instead.\n"),
+    "kohya-no-training-images": (
+        "prepare dataset\nmean ar error (without repeats): nan\nNo data found. Please verify "
+        "arguments (train_data_dir must be the parent of folders with images) / "
+        "画像がありません。引数指定を確認してください\n",
+        "found directory /data/train/10_mychar contains 24 image files\n"),
+    "kohya-gui-folder-name": (
+        "Folder 150_mychar: 1500 steps\nTraceback (most recent call last):\n"
+        "  File \"H:\\Kohya_ss\\lora_gui.py\", line 407, in train_model\n"
+        "    repeats = int(folder.split('_')[0])\n"
+        "ValueError: invalid literal for int() with base 10: 'log'\n",
+        "Folder 150_mychar: 1500 steps\n"),
+    "kohya-text-encoder-cached-and-trained": (
+        TRACE + "    trainer.assert_extra_args(args, train_dataset_group)\nAssertionError: network "
+        "for Text Encoder cannot be trained with caching Text Encoder outputs / "
+        "Text Encoderの出力をキャッシュしながらText Encoderのネットワークを学習することはできません\n",
+        "caching Text Encoder outputs; network_train_unet_only: True\n"),
+    "kohya-text-encoder-cache-caption-augment": (
+        TRACE + "    train_dataset_group.is_text_encoder_output_cacheable()\nAssertionError: when "
+        "caching Text Encoder output, either caption_dropout_rate, shuffle_caption, "
+        "token_warmup_step or caption_tag_dropout_rate cannot be used\n",
+        "caching Text Encoder outputs (shuffle_caption: False, caption_dropout_rate: 0.0)\n"),
+    "kohya-nan-latents": (
+        "caching latents.\n" + TRACE + "    cache_batch_latents(vae, True, batch, "
+        "subset.flip_aug, subset.random_crop)\nRuntimeError: NaN detected in latents: "
+        "/data/train/10_mychar/img_031.png\n",
+        "caching latents: 100%|##########| 24/24 [00:09<00:00,  2.51it/s]\n"),
+    "bf16-upsample-old-torch": (
+        TRACE + "    return F.interpolate(x, scale_factor=2.0, mode=\"nearest\")\nRuntimeError: "
+        "\"upsample_nearest2d_out_frame\" not implemented for 'BFloat16'\n",
+        "INFO: upsample_nearest2d in BFloat16 (torch 2.3.1)\n"),
+    "fp8-compute-op": (
+        TRACE + "    return F.linear(input, self.weight, self.bias)\nRuntimeError: \"addmm_cuda\" "
+        "not implemented for 'Float8_e4m3fn'\n",
+        "INFO: weight dtype Float8_e4m3fn, compute dtype bfloat16 (addmm_cuda in bf16)\n"),
+    "linear-input-width-mismatch": (
+        TRACE + "    return F.linear(input, self.weight, self.bias)\nRuntimeError: mat1 and mat2 "
+        "shapes cannot be multiplied (154x2048 and 768x320)\n",
+        "INFO: cross_attention_dim 2048, text embeddings 77x2048\n"),
+    "conv-input-channels-mismatch": (
+        TRACE + "    return F.conv2d(input, weight, bias, self.stride,\nRuntimeError: Given "
+        "groups=1, weight of size [320, 4, 3, 3], expected input[2, 16, 128, 128] to have 4 "
+        "channels, but got 16 channels instead\n",
+        "INFO: unet in_channels 4, latent channels 4\n"),
+    "diffusers-checkpoint-keys-missing": (
+        TRACE + "  File \"/venv/lib/python3.10/site-packages/diffusers/models/modeling_utils.py"
+        "\", line 720, in from_pretrained\n    raise ValueError(\nValueError: Cannot load <class "
+        "'diffusers.models.unets.unet_2d_condition.UNet2DConditionModel'> from /data/out/"
+        "checkpoint-500/unet because the following keys are missing: \n "
+        "down_blocks.0.attentions.0.proj_in.weight. \n",
+        "INFO: loaded UNet2DConditionModel from /data/out/checkpoint-500/unet, no keys missing\n"),
+    "simpletuner-no-images-discovered": (
+        "2024-08-21 21:15:08,041 [ERROR] (__main__) No images were discovered by the bucket "
+        "manager in the dataset: pets., traceback: Traceback (most recent call last):\n"
+        "  File \"SimpleTuner/train.py\", line 588, in main\n    configure_multi_databackend(\n"
+        "Exception: No images were discovered by the bucket manager in the dataset: pets.\n",
+        "2024-08-21 21:15:08,041 [INFO] (DataBackendFactory) Discovered 240 images in the "
+        "bucket manager for dataset pets\n"),
     "nccl-cuda-graph-capture": (
         "node-0:51:51 [0] NCCL WARN NCCL cannot be captured in a graph if either it wasn't "
         "built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.\n" + TRACE

@@ -243,6 +243,15 @@ WORDINGS = [
              "RuntimeError: torch._scaled_mm is only supported on devices with compute "
              "capability >= 9.0)"),
      "fp8-gpu-too-old"),
+    # ColossalAI without its built kernels: the prebuilt op's import, and its JIT fallback
+    ("Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
+     "    from colossalai._C import fused_optim\nImportError: cannot import name 'fused_optim' "
+     "from 'colossalai._C' (unknown location)\n", "colossalai-kernels-not-built"),
+    ("ModuleNotFoundError: No module named 'colossalai._C.cpu_adam_x86'\n\nDuring handling of "
+     "the above exception, another exception occurred:\n\nTraceback (most recent call last):\n"
+     "  File \"train.py\", line 90, in main\nFileNotFoundError: [Errno 2] No such file or "
+     "directory: '/usr/lib/python3/site-packages/colossalai/kernel/extensions/csrc/cuda/"
+     "cpu_adam.cpp'\n", "colossalai-kernels-not-built"),
 ]
 
 

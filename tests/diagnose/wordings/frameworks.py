@@ -277,6 +277,11 @@ WORDINGS = [
             "--global-option=\"--cuda_ext .\" Note that the extension requires CUDA>=11. "
             "Otherwise, you must turn off gradient accumulation fusion."),
      "apex-without-extensions"),
+    # kohya sd-scripts with its rich logger: the same "no data" line, wrapped in columns
+    ("                    INFO     make buckets                          train_util.py:859\n"
+     "                    ERROR    No data found. Please verify arguments (train_data_dir must be "
+     "the      train_network.py:212\n                             parent of folders with images)\n",
+     "kohya-no-training-images"),
 ]
 
 

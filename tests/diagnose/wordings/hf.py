@@ -220,6 +220,31 @@ WORDINGS = [
     (raised("raise ValueError(\"Cannot merge adapters to a quantized model.\")",
              "ValueError: Cannot merge adapters to a quantized model."),
      "peft-merge-quantized-base"),
+
+    # --- diffusion training on the diffusers stack -----------------------------------------
+    # diffusers 0.26 moved the UNet and transformer modules (models/unets, models/transformers)
+    ("Traceback (most recent call last):\n  File \"nodes.py\", line 10, in <module>\n"
+     "    from diffusers.models.dual_transformer_2d import DualTransformer2DModel\n"
+     "ModuleNotFoundError: No module named 'diffusers.models.dual_transformer_2d'\n",
+     "diffusers-module-moved"),
+    ("Traceback (most recent call last):\n  File \"convert.py\", line 12, in <module>\n"
+     "    UNet2DConditionOutput = diffusers.models.unet_2d_condition.UNet2DConditionOutput\n"
+     "AttributeError: module 'diffusers.models' has no attribute 'unet_2d_condition'\n",
+     "diffusers-module-moved"),
+    # diffusers loaders/peft.py set_adapters without the PEFT backend
+    (TRACE + "    pipe.set_adapters([\"style\"], adapter_weights=[0.8])\n"
+     "ValueError: PEFT backend is required for `set_adapters()`.\n", "diffusers-peft-backend-missing"),
+    # older diffusers loaders: the same check with its install hint
+    (TRACE + "ValueError: PEFT backend is required for this method. Please install the latest "
+     "version of PEFT `pip install -U peft`\n", "diffusers-peft-backend-missing"),
+    # a repository's copy of the examples' check, as an assert (ImageDream)
+    (TRACE + "AssertionError: xformers is not available. Make sure it is installed correctly\n",
+     "xformers-not-importable"),
+    # diffusers deprecate() on a variant fallback, raised inside diffusers' own dev build
+    (TRACE + "ValueError: The deprecation tuple ('no variant default', '0.24.0', \"You are trying to "
+     "load the model files of the `variant=fp16`, but no such modeling files are available.\") "
+     "should be removed since diffusers' version 0.26.0.dev0 is >= 0.24.0\n",
+     "diffusers-deprecation-deadline"),
 ]
 
 

@@ -389,6 +389,14 @@ WORDINGS = [
      "the executor was unexpectedly terminated. This could be caused by a segmentation fault "
      "while calling the function or by an excessive memory usage causing the Operating System "
      "to kill the worker.\n\nThe exit codes of the workers are {SIGKILL(-9)}\n", "oom-killer"),
+    # torch before 2.1: no bfloat16 kernels for the other upsampling modes either
+    (TRACE + "RuntimeError: \"upsample_bilinear2d_out_frame\" not implemented for 'BFloat16'\n",
+     "bf16-upsample-old-torch"),
+    # float8 storage tensors in other ops than addmm (NotImplementedError in newer torch)
+    (TRACE + "NotImplementedError: \"cat_cuda\" not implemented for 'Float8_e4m3fn'\n",
+     "fp8-compute-op"),
+    (TRACE + "RuntimeError: \"ufunc_add_CUDA\" not implemented for 'Float8_e5m2'\n",
+     "fp8-compute-op"),
 ]
 
 HEALTHY = [
