@@ -568,10 +568,11 @@ CASES: dict[str, tuple[str, str]] = {
         "'model_state_dict'\n",
         "no 'learning_rate_warmup_steps' in the config defaults: KeyError avoided\n"),
     "compiled-module-not-built": (
-        TRACE + "    from simple_knn._C import distCUDA2\nModuleNotFoundError: No module named "
-        "'simple_knn._C'\n",
-        "copying build/lib.linux-x86_64-cpython-310/simple_knn/_C.cpython-310-x86_64-linux-gnu"
-        ".so -> simple_knn\n"),
+        TRACE + "    from pointnet2_ops import pointnet2_utils\n  File \"/repo/pointnet2_ops_lib/"
+        "pointnet2_ops/pointnet2_utils.py\", line 6, in <module>\n    import pointnet2_ops._ext "
+        "as _ext\nModuleNotFoundError: No module named 'pointnet2_ops._ext'\n",
+        "copying build/lib.linux-x86_64-cpython-310/pointnet2_ops/_ext.cpython-310-x86_64-linux-"
+        "gnu.so -> pointnet2_ops\n"),
     "module-not-found": (
         TRACE + "ModuleNotFoundError: No module named 'mypackage'\n",
         "checking module mypackage: found\n"),
