@@ -310,9 +310,8 @@ class _Shown:
     """An echo of another rank's failure was among them: a rank that failed only because its
     peer went away still failed."""
     own: bool = False
-    """A line shows a failure of its own (an exception, an error, a traceback's frames), not
-    only how a process ended or that it was stopped (read whole: a launcher's report of a
-    long command line names the exit at its end)."""
+    """A line shows the ranks' own error: an exception (not one a launcher raises to report
+    its ranks' exit), or the frames of a traceback cut before its exception."""
 
 
 def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> _Shown:
@@ -325,7 +324,7 @@ def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> _Shown:
             evidence = _evidence(log, start)
             if not _echoes(evidence.text, echoes):
                 shown.lines.append(evidence)
-                shown.own = shown.own or not _ends_only(log.text, start)
+                shown.own = shown.own or _own_error(evidence.text)
             else:
                 shown.echoed = shown.echoed or _lost_peer(evidence.text, consequences)
             if len(shown.lines) >= MAX_MATCHES:
@@ -339,11 +338,14 @@ def _shown(logs: LogSet, echoes: list[Rule], views: _Views) -> _Shown:
     return shown
 
 
-def _ends_only(text: str, start: int) -> bool:
-    """Whether the line at ``start`` only reports how a process ended or that it was stopped."""
-    end = text.find("\n", start)
-    line = text[start:end if end >= 0 else len(text)]
-    return bool(EXIT_REPORT.search(line) or INTERRUPTED.search(line))
+OWN_ERROR = re.compile(r"(?:[\w.]{1,200}\.)?[A-Z]\w{0,100}(?:Error|Exception) ?:")
+"""A Python exception's line, without its traceback where an excerpt cut it."""
+
+
+def _own_error(line: str) -> bool:
+    """Whether a failure line (without its prefixes) is an exception the ranks raised."""
+    return bool(OWN_ERROR.match(line)) and not any(
+        echo in line for echo in tracebacks.LAUNCHER_ECHOES)
 
 
 def _stop(log: LogText) -> Evidence | None:
