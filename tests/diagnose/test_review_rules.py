@@ -54,6 +54,13 @@ OOM_RANK1 = ("[rank1]: Traceback (most recent call last):\n"
              "[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
              "GPU 1 has a total capacity of 79.11 GiB of which 1.02 GiB is free.\n")
 
+# torch_geometric/typing.py: the extension's failed import, caught and warned about
+PYG_WARNING = ("/venv/lib/python3.10/site-packages/torch_geometric/typing.py:86: UserWarning: An "
+               "issue occurred while importing 'torch-sparse'. Disabling its usage. Stacktrace: "
+               "No such operator torch_sparse::cuda_version\n  warnings.warn(f\"An issue occurred "
+               "while importing 'torch-sparse'. \"\nEpoch: 001, Loss: 1.9420, Train: 0.2929, Val: "
+               "0.2980\n")
+
 FAILING = [
     # ninja's shell without nvcc: the same line is the cause beside the failed build
     ("Building extension module fused_adam...\n"
@@ -420,6 +427,46 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      "ing_script ...\nlaunch.py: error: the following arguments are required: trainin"
      "g_script, training_script_args\n",
      "failure-shown"),
+    # rv7's readings: Unsloth's converter (the first step) failing on an architecture llama.cpp
+    # does not support is no missing quantize binary, though save.py adds its compile advice
+    ("Unsloth: [1] Converting model at ./model into f16 GGUF format.\nINFO:hf-to-gguf:Loading "
+     "model: model\nERROR:hf-to-gguf:Model Gemma3ForConditionalGeneration is not supported\n"
+     "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n    model."
+     "save_pretrained_gguf(\"model\", tokenizer)\n  File \"/venv/lib/python3.11/site-packages/"
+     "unsloth/save.py\", line 1101, in save_to_gguf\nRuntimeError: Unsloth: Quantization failed "
+     "for ./model-unsloth.F16.gguf\nYou might have to compile llama.cpp yourself, then run this "
+     "again.\nYou do not need to close this Python program. Run the following commands in a new "
+     "terminal:\n",
+     "python-exception"),
+    # the old save.py's quantize step with no binary: that one is the missing build
+    ("Unsloth: [2] Converting GGUF 16bit into q4_k_m. This will take 20 minutes...\n/bin/sh: 1: "
+     "./llama.cpp/quantize: not found\n" + TRACE + "RuntimeError: Unsloth: Quantization failed! "
+     "You might have to compile llama.cpp yourself, then run this again.\n",
+     "unsloth-gguf-llama-cpp-missing"),
+    # on Kaggle the same error names the disk
+    ("Unsloth: [1] Converting model at ./model into f16 GGUF format.\n" + TRACE
+     + "RuntimeError: Unsloth: Quantization failed for ./model-unsloth.F16.gguf\nYou are in a "
+     "Kaggle environment, which might be the reason this is failing.\nKaggle only provides 20GB "
+     "of disk space. Merging to 16bit for 7b models use 16GB of space.\n",
+     "disk-full"),
+    # a config object's missing field is not an unwrapped model
+    (TRACE + "    cfg = args.module\nAttributeError: 'Namespace' object has no attribute "
+     "'module'\n",
+     "python-exception"),
+    (TRACE + "    name = training_args.module\nAttributeError: 'TrainingArguments' object has no "
+     "attribute 'module'\n",
+     "python-exception"),
+    (TRACE + "    m = cfg.module\nAttributeError: 'EasyDict' object has no attribute 'module'\n",
+     "python-exception"),
+    # PyG's warning that quotes a failed extension lookup is not the cause of a later failure
+    (PYG_WARNING + "Traceback (most recent call last):\n  File \"train.py\", line 88, in <module>\n"
+     "    model.load_state_dict(torch.load('ckpt/best.pt'))\nFileNotFoundError: [Errno 2] No such "
+     "file or directory: 'ckpt/best.pt'\n",
+     "python-exception"),
+    (PYG_WARNING + "Traceback (most recent call last):\n  File \"train.py\", line 90, in <module>\n"
+     "    torch.save(model.state_dict(), 'ckpt/last.pt')\nOSError: [Errno 28] No space left on "
+     "device\n",
+     "disk-full"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -519,6 +566,26 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "ues is not allowed. Param with key='logging_dir' was already logged with value='"
     "a' for run ID='x'. Attempted logging new value 'b'. Skipping.\n{'loss': 1.98, 'e"
     "poch': 0.5}\n{'train_runtime': 100.0, 'train_loss': 1.9, 'epoch': 1.0}\n",
+    # rv7's readings: PyG's warning, then training goes on
+    PYG_WARNING + "Epoch: 002, Loss: 1.8150, Train: 0.5143, Val: 0.4940\n",
+    # datasets 2.16 .. 2.19's FutureWarning for a loading script, the run going on
+    "/usr/lib/python3.10/site-packages/datasets/load.py:1461: FutureWarning: The repository for "
+    "hellaswag contains custom code which must be executed to correctly load the dataset. You "
+    "can inspect the repository content at https://hf.co/datasets/hellaswag\nYou can avoid this "
+    "message in future by passing the argument `trust_remote_code=True`.\nPassing "
+    "`trust_remote_code=True` will be mandatory to load this dataset from the next major release "
+    "of `datasets`.\n  warnings.warn(\n{'loss': 2.31, 'learning_rate': 1e-05, 'epoch': 0.1}\n",
+    # the interactive prompt answered at a terminal
+    "The repository for wikicorpus contains custom code which must be executed to correctly load "
+    "the dataset. You can inspect the repository content at https://hf.co/datasets/wikicorpus.\n"
+    "You can avoid this prompt in future by passing the argument `trust_remote_code=True`.\n\n"
+    "Do you wish to run the custom code? [y/N] y\nGenerating train split: 100%|##########| "
+    "1000/1000\n",
+    # pydub's warning at import
+    "/venv/lib/python3.10/site-packages/pydub/utils.py:170: RuntimeWarning: Couldn't find ffmpeg "
+    "or avconv - defaulting to ffmpeg, but may not work\n  warn(\"Couldn't find ffmpeg or avconv "
+    "- defaulting to ffmpeg, but may not work\", RuntimeWarning)\nEpoch 1: 100%|##########| "
+    "500/500 [01:10<00:00, loss=0.41]\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

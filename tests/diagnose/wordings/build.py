@@ -180,6 +180,11 @@ WORDINGS = [
     (raised("op = torch._C._jit_get_operation(qualified_op_name)",
              "RuntimeError: No such operator torch_sparse::cuda_version"),
      "extension-abi-mismatch"),
+    # torch >= 1.13's _OpNamespace.__getattr__ (torch/_ops.py) for the same lookup
+    (raised("return self.cuda_version_fn()",
+             "AttributeError: '_OpNamespace' 'torch_sparse' object has no attribute "
+             "'cuda_version'"),
+     "extension-abi-mismatch"),
     # setuptools build_ext spawning $CUDA_HOME/bin/nvcc for a source build of torch-scatter
     ("  No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n  running build_ext\n"
      "  error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory\n"

@@ -10,6 +10,25 @@ TRACE = ("Traceback (most recent call last):\n"
 HUB = "https://huggingface.co/meta-llama/Llama-3.1-8B/resolve/main/config.json"
 
 WORDINGS = [
+    # sentencepiece 0.2.x (util / model_interface LoadModelProto): a Llama-3 tiktoken
+    # tokenizer.model read as a SentencePiece model
+    (TRACE + "    tok = LlamaTokenizer.from_pretrained('Meta-Llama-3-8B/original')\n  File \"/venv/"
+     "lib/python3.10/site-packages/sentencepiece/__init__.py\", line 310, in LoadFromFile\n"
+     "    return _sentencepiece.SentencePieceProcessor_LoadFromFile(self, arg)\nRuntimeError: "
+     "Internal: could not parse ModelProto from Meta-Llama-3-8B/original/tokenizer.model\n",
+     "sentencepiece-model-file-invalid"),
+    # datasets >= 2.20 (load.py) for a dataset with a loading script
+    (TRACE + "    ds = load_dataset(\"reuters21578\", \"ModApte\")\nValueError: The repository "
+     "for reuters21578 contains custom code which must be executed to correctly load the "
+     "dataset. You can inspect the repository content at https://hf.co/datasets/reuters21578."
+     "\nPlease pass the argument `trust_remote_code=True` to allow custom code to be run.\n",
+     "hf-trust-remote-code-required"),
+    # unsloth/save.py save_to_gguf on Kaggle: the disk named as the likely cause
+    (TRACE + "  File \"/opt/conda/lib/python3.10/site-packages/unsloth/save.py\", line 1096, in "
+     "save_to_gguf\nRuntimeError: Unsloth: Quantization failed for ./model-unsloth.F16.gguf\n"
+     "You are in a Kaggle environment, which might be the reason this is failing.\nKaggle only "
+     "provides 20GB of disk space. Merging to 16bit for 7b models use 16GB of space.\n",
+     "disk-full"),
     # transformers' require_version (utils/versions.py), as LLaMA-Factory runs it for vllm
     ("Traceback (most recent call last):\n  File \"/opt/conda/lib/python3.10/site-packages/"
      "transformers/utils/versions.py\", line 44, in _compare_versions\n    raise ImportError(\n"
