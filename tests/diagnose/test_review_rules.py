@@ -206,6 +206,18 @@ def test_connect_retries_long_before_a_store_timeout_do_not_take_its_place() -> 
 TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\", line 3, in <module>\n"
 
 
+# vLLM (vllm/_custom_ops.py) logs the failed import of its compiled ops and goes on
+VLLM_C_WARNING = ("WARNING 05-12 10:01:02 _custom_ops.py:19] Failed to import from vllm._C "
+                  "with ModuleNotFoundError(\"No module named 'vllm._C'\")\n")
+# torch.load unpickling a whole model (torch/serialization.py find_class)
+TORCH_LOAD = ("Traceback (most recent call last):\n  File \"/home/u/proj/detect.py\", line 12, in "
+              "<module>\n    ckpt = torch.load(\"yolov5s.pt\", map_location=\"cpu\")\n  File "
+              "\"/venv/lib/python3.10/site-packages/torch/serialization.py\", line 1446, in _load\n"
+              "    result = unpickler.load()\n  File \"/venv/lib/python3.10/site-packages/torch/"
+              "serialization.py\", line 1439, in find_class\n    return super().find_class("
+              "mod_name, name)\n")
+
+
 @pytest.mark.parametrize(("text", "first"), [
     # a file of the project's own hides the package: its path follows the message
     (TRACE_AT + "ImportError: cannot import name 'nn' from 'torch' (/home/alice/torch.py)\n",
@@ -467,6 +479,52 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      "    torch.save(model.state_dict(), 'ckpt/last.pt')\nOSError: [Errno 28] No space left on "
      "device\n",
      "disk-full"),
+
+    # rv8: vLLM's warning of its unbuilt ops (it goes on), then another failure
+    (VLLM_C_WARNING
+     + "Traceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/fairse"
+     "q/trainer.py\", line 900, in train_step\n    raise FloatingPointError(\"Fatal error: "
+     "gradients are inconsistent between workers. Try --ddp-backend=legacy_ddp.\")\nFloatin"
+     "gPointError: Fatal error: gradients are inconsistent between workers. Try --ddp-backe"
+     "nd=legacy_ddp.\n",
+     "fairseq-gradients-inconsistent"),
+    (VLLM_C_WARNING
+     + "Traceback (most recent call last):\n  File \"grpo.py\", line 40, in compute_reward\n"
+     "    return scores[batch[\"id\"]]\nKeyError: 'id'\n",
+     "python-exception"),
+    # a PyPI package whose import name ends in _cpp (llama-cpp-python): not installed
+    (TRACE + "    from llama_cpp import Llama\nModuleNotFoundError: No module named 'llama_cpp'\n",
+     "module-not-found"),
+    # from PKG import _C in a source checkout
+    (TRACE + "  File \"/home/u/pytorch3d/pytorch3d/renderer/blending.py\", line 10, in <module>\n"
+     "    from pytorch3d import _C\nImportError: cannot import name '_C' from 'pytorch3d' "
+     "(/home/u/pytorch3d/pytorch3d/__init__.py)\n",
+     "compiled-module-not-built"),
+    # a YOLOv5 checkpoint loaded outside its repository: the project's own top-level module
+    (TORCH_LOAD + "ModuleNotFoundError: No module named 'models'\n", "module-not-found"),
+    # a checkpoint pickled under Python 3.13 (pathlib._local), read by 3.10
+    (TORCH_LOAD + "ModuleNotFoundError: No module named 'pathlib._local'\n",
+     "checkpoint-module-missing"),
+    # FrameDiff's vendored OpenFold: a run started outside the repository, not ESMFold's
+    ("Traceback (most recent call last):\n  File \"/home/u/se3_diffusion/data/utils.py\", line "
+     "15, in <module>\n    from openfold.utils import rigid_utils\nModuleNotFoundError: No "
+     "module named 'openfold'\n",
+     "module-not-found"),
+    # a script named speechbrain.py shadowing the package
+    ("Traceback (most recent call last):\n  File \"C:\\Users\\me\\speechbrain\\speechbrain.py\""
+     ", line 1, in <module>\n    from speechbrain.pretrained import EncoderDecoderASR\nModuleNo"
+     "tFoundError: No module named 'speechbrain.pretrained'; 'speechbrain' is not a package\n",
+     "module-not-found"),
+    # GPT-NeoX's load_fused_kernels: print(e), then its banner (apex's module name inside)
+    ("\n\nNo module named 'scaled_upper_triang_masked_softmax_cuda'\n" + "=" * 100 + "\nERROR: "
+     "Fused kernels configured but not properly installed. Please run `pip install /home/u/gp"
+     "t-neox/megatron/fused_kernels` to install them\n" + "=" * 100 + "\n",
+     "megatron-fused-softmax-kernels-missing"),
+    # LLaMA-Factory's eval templates assert the same text: not the chat-template rule
+    ("Traceback (most recent call last):\n  File \"src/llamafactory/eval/template.py\", line 7"
+     "9, in get_eval_template\n    assert eval_template is not None, \"Template {} does not exi"
+     "st.\".format(name)\nAssertionError: Template fr does not exist.\n",
+     "python-exception"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -586,6 +644,13 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "or avconv - defaulting to ffmpeg, but may not work\n  warn(\"Couldn't find ffmpeg or avconv "
     "- defaulting to ffmpeg, but may not work\", RuntimeWarning)\nEpoch 1: 100%|##########| "
     "500/500 [01:10<00:00, loss=0.41]\n",
+
+    # rv8: vLLM's warning of its unbuilt ops on a platform without them, and a run going on
+    VLLM_C_WARNING
+    + "INFO 05-12 10:01:05 [__init__.py:44] Platform plugin ascend is activated\n"
+    "INFO 05-12 10:01:09 llm_engine.py:161] Initializing an LLM engine (v0.5.0) with config: "
+    "model='meta-llama/Llama-2-7b-hf'\n"
+    "Processed prompts: 100%|##########| 64/64 [00:12<00:00,  5.2it/s]\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

@@ -834,7 +834,10 @@ CASES: dict[str, tuple[str, str]] = {
     "speechbrain-pretrained-renamed": (
         TRACE + "    from speechbrain.pretrained import EncoderClassifier\n"
         "ModuleNotFoundError: No module named 'speechbrain.pretrained'\n",
-        "loading speechbrain.pretrained.interfaces compatibility shim\n"),
+        "/venv/lib/python3.10/site-packages/speechbrain/utils/importutils.py:62: UserWarning: "
+        "Module 'speechbrain.pretrained' was deprecated, redirecting to 'speechbrain.inference'. "
+        "Please update your script. This is a change from SpeechBrain 1.0. See: "
+        "https://github.com/speechbrain/speechbrain/releases/tag/v1.0.0\n  warnings.warn(\n"),
     "fairseq-invalid-size-valid-test": (
         TRACE + "  File \"/work/fairseq/fairseq/data/data_utils.py\", line 219, in "
         "_batch_generator\nException: Size of sample #14194 is invalid, max_positions=(1022, "
@@ -1682,7 +1685,8 @@ CASES: dict[str, tuple[str, str]] = {
         "torchdata 0.9.0 installed: torchdata.datapipes available\n"),
     # esm/esmfold/v1/esmfold.py
     "esmfold-openfold-missing": (
-        TRACE + "    from openfold.data.data_transforms import make_atom14_masks\n"
+        TRACE + "  File \"/venv/lib/python3.9/site-packages/esm/esmfold/v1/esmfold.py\", line "
+        "11, in <module>\n    from openfold.data.data_transforms import make_atom14_masks\n"
         "ModuleNotFoundError: No module named 'openfold'\n",
         "openfold 1.0.1 imported from /venv/lib/python3.10/site-packages/openfold\n"),
     # openfold/utils/kernel/attention_core.py
@@ -1725,7 +1729,9 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "dgl._ffi.base.DGLError: There are 0-in-degree nodes in the graph, output for "
         "those nodes will be invalid. This is harmful for some applications, causing silent "
         "performance regression.\n",
-        "graph: 2708 nodes, 13264 edges, self-loops added (no 0-in-degree nodes)\n"),
+        "    allow_zero_in_degree : bool, optional\n        If there are 0-in-degree nodes in "
+        "the graph, output for those nodes will be invalid\n        since no message will be "
+        "passed to those nodes. This is harmful for some applications\n"),
     # code calling torch_scatter 2.x with torch-scatter 1.x's fill_value
     "torch-scatter-fill-value-removed": (
         TRACE + "    out = op(src, index, 0, None, dim_size, fill_value)\nRuntimeError: "

@@ -257,6 +257,16 @@ WORDINGS = [
      "  File \"train.py\", line 90, in main\nFileNotFoundError: [Errno 2] No such file or "
      "directory: '/usr/lib/python3/site-packages/colossalai/kernel/extensions/csrc/cuda/"
      "cpu_adam.cpp'\n", "colossalai-kernels-not-built"),
+    # GPT-NeoX megatron/fused_kernels/__init__.py load_fused_kernels (current releases)
+    ("\n\nNo module named 'scaled_upper_triang_masked_softmax_cuda'\n" + "=" * 100 + "\nERROR: "
+     "Fused kernels configured but not properly installed. Please run `pip install /home/u/gpt-"
+     "neox/megatron/fused_kernels` to install them\n" + "=" * 100 + "\n",
+     "megatron-fused-softmax-kernels-missing"),
+    # CPython's from-import of an unbuilt _C in a source checkout (pytorch3d)
+    ("Traceback (most recent call last):\n  File \"/home/u/pytorch3d/pytorch3d/renderer/blending"
+     ".py\", line 10, in <module>\n    from pytorch3d import _C\nImportError: cannot import name "
+     "'_C' from 'pytorch3d' (/home/u/pytorch3d/pytorch3d/__init__.py)\n",
+     "compiled-module-not-built"),
 ]
 
 

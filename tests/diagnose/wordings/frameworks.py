@@ -12,6 +12,11 @@ from wordings import TRACE, raised
 MCORE = "/usr/local/lib/python3.11/site-packages/megatron/core"
 
 WORDINGS = [
+    # older LLaMA-Factory (llmtuner) template.py get_template_and_fix_tokenizer: an assert
+    ("Traceback (most recent call last):\n  File \"/data/LLaMA-Factory/src/llmtuner/extras/"
+     "template.py\", line 82, in get_template_and_fix_tokenizer\n    assert template is not "
+     "None, \"Template {} does not exist.\".format(name)\nAssertionError: Template qwen2 does "
+     "not exist.\n", "llamafactory-template-unknown"),
     # verl's ResourcePoolManager._check_resource_available (ray_trainer.py); ROLL's node check
     ("ValueError: Total available GPUs 16.0 is less than total desired GPUs 32\n",
      "ray-not-enough-gpus"),

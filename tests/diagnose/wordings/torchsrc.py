@@ -6,6 +6,16 @@ with the same words that are something else or nothing."""
 from __future__ import annotations
 
 WORDINGS = [
+    # torch/utils/data/distributed.py:129  DistributedSampler.__iter__ (torch 2.13.0: a
+    # raise where older releases asserted; the dataset's length changed after the sampler)
+    ("[rank1]:   File \"/venv/lib/python3.11/site-packages/torch/utils/data/distributed.py\", "
+     "line 129, in __iter__\n[rank1]:     raise AssertionError(\n[rank1]: AssertionError: "
+     "Number of indices (1030) does not match total_size (1028)\n",
+     "dataset-smaller-than-world-size"),
+    # torch/serialization.py find_class on Windows (a backslashed path), a dotted module
+    ("  File \"C:\\venv\\lib\\site-packages\\torch\\serialization.py\", line 1439, in "
+     "find_class\n    return super().find_class(mod_name, name)\nModuleNotFoundError: No "
+     "module named 'mace.modules.embeddings'\n", "checkpoint-module-missing"),
     # torch/utils/data/_utils/collate.py:275  (torch 2.13.0)
     ("[rank0]:  File "
      "\"/venv/lib/python3.11/site-packages/torch/utils/data/_utils/collate.py\", line "
