@@ -420,6 +420,18 @@ TRACE_AT = "Traceback (most recent call last):\n  File \"/home/alice/train.py\",
      "ing_script ...\nlaunch.py: error: the following arguments are required: trainin"
      "g_script, training_script_args\n",
      "failure-shown"),
+    # a bitsandbytes 4-bit weight, packed as [N, 1] uint8, reaching F.linear (mat2 1 x N):
+    # no width mismatch (bitsandbytes #600, Omost #44)
+    ("Traceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/bitsan"
+     "dbytes/autograd/_functions.py\", line 579, in matmul_4bit\n    return MatMul4Bit.apply"
+     "(A, B, out, bias, quant_state)\nRuntimeError: mat1 and mat2 shapes cannot be multiplie"
+     "d (332x4096 and 1x8388608)\n",
+     "bitsandbytes-4bit-weight-as-float"),
+    # a layer really built for 1-wide inputs (nn.Linear(1, 256)) stays a width mismatch
+    ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    t_"
+     "emb = self.time_proj(t)\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (32x1"
+     "0 and 1x256)\n",
+     "linear-input-width-mismatch"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -519,6 +531,10 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "ues is not allowed. Param with key='logging_dir' was already logged with value='"
     "a' for run ID='x'. Attempted logging new value 'b'. Skipping.\n{'loss': 1.98, 'e"
     "poch': 0.5}\n{'train_runtime': 100.0, 'train_loss': 1.9, 'epoch': 1.0}\n",
+    # SimpleTuner's newest releases warn of a dataset without images and go on
+    "2025-03-01 10:00:00 [WARNING] (id=pets-reg) No images were discovered by the bucket mana"
+    "ger; continuing without bucket information.\n2025-03-01 10:00:05 [INFO] Epoch 1/10, ste"
+    "p 1/500 loss=0.1132\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text
