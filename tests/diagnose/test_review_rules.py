@@ -525,6 +525,19 @@ TORCH_LOAD = ("Traceback (most recent call last):\n  File \"/home/u/proj/detect.
      "9, in get_eval_template\n    assert eval_template is not None, \"Template {} does not exi"
      "st.\".format(name)\nAssertionError: Template fr does not exist.\n",
      "python-exception"),
+
+    # a bitsandbytes 4-bit weight, packed as [N, 1] uint8, reaching F.linear (mat2 1 x N):
+    # no width mismatch (bitsandbytes #600, Omost #44)
+    ("Traceback (most recent call last):\n  File \"/venv/lib/python3.10/site-packages/bitsan"
+     "dbytes/autograd/_functions.py\", line 579, in matmul_4bit\n    return MatMul4Bit.apply"
+     "(A, B, out, bias, quant_state)\nRuntimeError: mat1 and mat2 shapes cannot be multiplie"
+     "d (332x4096 and 1x8388608)\n",
+     "bitsandbytes-4bit-weight-as-float"),
+    # a layer really built for 1-wide inputs (nn.Linear(1, 256)) stays a width mismatch
+    ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    t_"
+     "emb = self.time_proj(t)\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (32x1"
+     "0 and 1x256)\n",
+     "linear-input-width-mismatch"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -651,6 +664,11 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "INFO 05-12 10:01:09 llm_engine.py:161] Initializing an LLM engine (v0.5.0) with config: "
     "model='meta-llama/Llama-2-7b-hf'\n"
     "Processed prompts: 100%|##########| 64/64 [00:12<00:00,  5.2it/s]\n",
+
+    # SimpleTuner's newest releases warn of a dataset without images and go on
+    "2025-03-01 10:00:00 [WARNING] (id=pets-reg) No images were discovered by the bucket mana"
+    "ger; continuing without bucket information.\n2025-03-01 10:00:05 [INFO] Epoch 1/10, ste"
+    "p 1/500 loss=0.1132\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

@@ -1279,6 +1279,19 @@ CASES: dict[str, tuple[str, str]] = {
         "Exception: No images were discovered by the bucket manager in the dataset: pets.\n",
         "2024-08-21 21:15:08,041 [INFO] (DataBackendFactory) Discovered 240 images in the "
         "bucket manager for dataset pets\n"),
+    # Llama-2-13b in 4 bit (QLoRA), whose config has pretraining_tp=2: its attention slices
+    # the packed weight (bitsandbytes #610, LlamaFactory #202); the lookalike is the warning
+    # every 4-bit run in fp16 prints, training going on
+    "bitsandbytes-4bit-weight-as-float": (
+        "07/19/2023 10:02:11 - INFO - llmtuner.tuner.core.loader - Quantizing model to 4 bit.\n"
+        + TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/transformers/models/llama/"
+        "modeling_llama.py\", line 295, in <listcomp>\n    query_states = [F.linear(hidden_"
+        "states, query_slices[i]) for i in range(self.pretraining_tp)]\nRuntimeError: mat1 and "
+        "mat2 shapes cannot be multiplied (3264x5120 and 1x2560)\n",
+        "/usr/local/lib/python3.10/dist-packages/bitsandbytes/nn/modules.py:224: UserWarning: "
+        "Input type into Linear4bit is torch.float16, but bnb_4bit_compute_type=torch.float32 "
+        "(default). This will lead to slow inference or training speed.\n"
+        "{'loss': 1.4321, 'learning_rate': 1.9e-05, 'epoch': 0.1}\n"),
     "nccl-cuda-graph-capture": (
         "node-0:51:51 [0] NCCL WARN NCCL cannot be captured in a graph if either it wasn't "
         "built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.\n" + TRACE

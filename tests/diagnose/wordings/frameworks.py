@@ -287,6 +287,17 @@ WORDINGS = [
      "                    ERROR    No data found. Please verify arguments (train_data_dir must be "
      "the      train_network.py:212\n                             parent of folders with images)\n",
      "kohya-no-training-images"),
+    # SimpleTuner's releases of 2023-24 (helpers/data_backend/factory.py, train_sdxl.py):
+    # the same check without the dataset's id
+    ("Traceback (most recent call last):\n  File \"/SimpleTuner/train_sdxl.py\", line 420, in "
+     "main\n    raise Exception(\nException: No images were discovered by the bucket manager "
+     "in the dataset.\n", "simpletuner-no-images-discovered"),
+    # kohya sd-scripts anima_train_network.py (cache_supports_dropout=True): caption dropout
+    # allowed with cached outputs, so left out of the message
+    ("Traceback (most recent call last):\n  File \"/sd-scripts/anima_train_network.py\", line "
+     "60, in assert_extra_args\n    assert train_dataset_group.is_text_encoder_output_cacheable(\n"
+     "AssertionError: when caching Text Encoder output, shuffle_caption, token_warmup_step or "
+     "caption_tag_dropout_rate cannot be used\n", "kohya-text-encoder-cache-caption-augment"),
 ]
 
 
