@@ -538,6 +538,31 @@ TORCH_LOAD = ("Traceback (most recent call last):\n  File \"/home/u/proj/detect.
      "emb = self.time_proj(t)\nRuntimeError: mat1 and mat2 shapes cannot be multiplied (32x1"
      "0 and 1x256)\n",
      "linear-input-width-mismatch"),
+
+    # the computer-vision rules' review (rv9)
+    # ultralytics' download warning, then an unrelated failure: the failure is the run's own
+    ("Dataset 'coco128.yaml' images not found ⚠️, missing path '/content/datasets/coco128/ima"
+     "ges/train2017'\nDownloading https://ultralytics.com/assets/coco128.zip to '/content/da"
+     "tasets/coco128.zip'...\nDataset download success ✅ (1.1s), saved to /content/datasets"
+     "\n" + TRACE_AT + "KeyError: 'optimizer'\n", "checkpoint-keyerror"),
+    # a profile script the shell could not source, then an unrelated failure
+    ("/bin/bash: /etc/profile.d/lmod.sh: Permission denied\nbash: /etc/profile.d/conda.sh: "
+     "Permission denied\nLoading modules... done\nEpoch 0: loss 2.31\n" + TRACE_AT
+     + "KeyError: 'optimizer'\n", "checkpoint-keyerror"),
+    # dash (/bin/sh, os.system) exec of a script without the x bit
+    ("sh: 1: ./tools/dist_train.sh: Permission denied\n", "launch-script-not-executable"),
+    # ultralytics on a CUDA torch that sees fewer GPUs than asked: no CPU-only torch
+    ("Ultralytics 8.3.40 🚀 Python-3.10.12 torch-2.5.1+cu124 CUDA:0 (Tesla T4, 15095MiB)\n"
+     + TRACE_AT + "    raise ValueError(\nValueError: Invalid CUDA 'device=0,1' requested. Use "
+     "'device=cpu' or pass valid CUDA device(s) if available, i.e. 'device=0' or "
+     "'device=0,1,2,3' for Multi-GPU.\n\ntorch.cuda.is_available(): True\ntorch.cuda.device_"
+     "count(): 1\nos.environ['CUDA_VISIBLE_DEVICES']: None\n", "no-cuda-device"),
+    # YOLOv7 weights loaded by YOLOv5 code: the same rule, whose advice names both
+    (TRACE_AT + "AttributeError: Can't get attribute 'SPPCSPC' on <module 'models.common' from "
+     "'/yolov5/models/common.py'>\n", "yolov5-checkpoint-newer-than-code"),
+    # torch's other cast error (ScalarType form, from in-place arithmetic): not the clamp
+    (TRACE_AT + "RuntimeError: result type Float can't be cast to the desired output type "
+     "Long\n", "python-exception"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -669,6 +694,17 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     "2025-03-01 10:00:00 [WARNING] (id=pets-reg) No images were discovered by the bucket mana"
     "ger; continuing without bucket information.\n2025-03-01 10:00:05 [INFO] Epoch 1/10, ste"
     "p 1/500 loss=0.1132\n",
+
+    # the computer-vision rules' review (rv9)
+    # ultralytics' first-run download of a stock dataset, then training
+    "Dataset 'coco128.yaml' images not found ⚠️, missing path '/content/datasets/coco128/image"
+    "s/train2017'\nDownloading https://ultralytics.com/assets/coco128.zip to '/content/datase"
+    "ts/coco128.zip'...\nDataset download success ✅ (1.1s), saved to /content/datasets\n    "
+    "  1/100      2.61G      1.211      1.532      1.187        215        640: 100%|########"
+    "##| 8/8\n",
+    # a profile script the shell could not source at the top of a job that finished
+    "/bin/bash: /etc/profile.d/lmod.sh: Permission denied\nbash: /etc/profile.d/conda.sh: Pe"
+    "rmission denied\nEpoch 0: loss 2.31\nEpoch 1: loss 1.90\nTraining complete.\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

@@ -331,7 +331,9 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/tinycudann/modules.py\", line 51,"
         " in _get_system_compute_capability\nRuntimeError: Could not find compatible tinycudann "
         "extension for compute capability 86.\n",
-        "tinycudann: using the extension built for compute capability 86\n"),
+        "/usr/local/lib/python3.10/dist-packages/tinycudann/modules.py:53: UserWarning: "
+        "tinycudann was built for lower compute capability (75) than the system's (86). "
+        "Performance may be suboptimal.\n"),
     "ops-setup-sees-no-cuda": (
         "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n"
         "Traceback (most recent call last):\n  File \"setup.py\", line 43, in get_extensions\n"
@@ -358,15 +360,19 @@ CASES: dict[str, tuple[str, str]] = {
         + TRACE + "AssertionError: train: No labels found in /content/datasets/train/labels.cache"
         ", can not start training. See https://docs.ultralytics.com/yolov5/tutorials/"
         "train_custom_data\n",
-        "train: Scanning /content/datasets/train/labels.cache... 500 images, 0 backgrounds, "
-        "0 corrupt\n"),
+        "train: WARNING ⚠️ No labels found in /content/datasets/train/labels.cache, training may "
+        "not work correctly. See https://docs.ultralytics.com/datasets/detect for dataset "
+        "formatting guidance.\n"),
     "ultralytics-dataset-path": (
         TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/ultralytics/data/utils.py\", "
         "line 328, in check_det_dataset\n    raise FileNotFoundError(m)\nFileNotFoundError: \n"
         "Dataset 'data.yaml' images not found ⚠️, missing path '/content/datasets/valid/images'\n"
         "Note dataset download directory is '/content/datasets'. You can update this in "
         "'/root/.config/Ultralytics/settings.yaml'\n",
-        "Dataset 'data.yaml' images found: 1200 train, 300 val\n"),
+        # check_det_dataset's warning where the yaml has a download: script (it trains on)
+        "Dataset 'coco128.yaml' images not found ⚠️, missing path '/content/datasets/coco128/"
+        "images/train2017'\nDownloading https://ultralytics.com/assets/coco128.zip to "
+        "'/content/datasets/coco128.zip'...\n"),
     "mmdet-num-classes-mismatch": (
         TRACE + "  File \"/mmdetection/mmdet/datasets/utils.py\", line 142, in _check_head\n"
         "    assert module.num_classes == len(dataset.CLASSES), \\\nAssertionError: The "
@@ -393,18 +399,23 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/mmcv/utils/registry.py\", line "
         "61, in build_from_cfg\n    raise KeyError(\nKeyError: 'MyDataset is not in the dataset "
         "registry'\n",
-        "mmdet - INFO - MyDataset registered in the dataset registry\n"),
+        "05/01 10:00:00 - mmengine - WARNING - Failed to search registry with scope \"mmdet\" in "
+        "the \"dataset\" registry tree. As a workaround, the current \"dataset\" registry in "
+        "\"mmengine\" is used to build instance.\n"),
     "clip-context-length": (
         TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/clip/clip.py\", line 234, in "
         "tokenize\n    raise RuntimeError(f\"Input {texts[i]} is too long for context length "
         "{context_length}\")\nRuntimeError: Input a photo of a dog running across a very long "
         "field ... is too long for context length 77\n",
-        "clip: context length 77, vocab size 49408\n"),
+        "Token indices sequence length is longer than the specified maximum sequence length "
+        "for this model (93 > 77). Running this sequence through the model will result in "
+        "indexing errors\n"),
     "pillow-removed-name": (
         TRACE + "  File \"/yolov5/utils/plots.py\", line 87, in box_label\n    w, h = self.font."
         "getsize(label)  # text width, height\nAttributeError: 'FreeTypeFont' object has no "
         "attribute 'getsize'\n",
-        "Pillow 10.0.0 installed; using font.getbbox for label sizes\n"),
+        "/yolov5/utils/plots.py:92: DeprecationWarning: getsize is deprecated and will be "
+        "removed in Pillow 10 (2023-07-01). Use getbbox or getlength instead.\n"),
     "extension-glm-headers-missing": (
         "/gaussian-splatting/submodules/diff-gaussian-rasterization/cuda_rasterizer/backward.h:"
         "19:10: fatal error: glm/glm.hpp: No such file or directory\n   19 | #include "
@@ -413,35 +424,26 @@ CASES: dict[str, tuple[str, str]] = {
         "-- Found glm: /usr/include/glm/glm.hpp\n"),
     "launch-script-not-executable": (
         "bash: ./tools/dist_train.sh: Permission denied\n",
-        "chmod +x ./tools/dist_train.sh: permissions set\n"),
+        "bash: /etc/profile.d/conda.sh: Permission denied\nEpoch 0: loss 2.31\n"),
     "mmcv-1x-code-on-mmcv-2": (
         TRACE + "  File \"/mmsegmentation/mmseg/apis/train.py\", line 7, in <module>\n    from "
         "mmcv.runner import HOOKS, build_optimizer, build_runner\nModuleNotFoundError: No module "
         "named 'mmcv.runner'\n",
         "mmcv 1.7.2 (mmcv.runner) loaded\n"),
-    "mmcv-ops-without-cuda": (
-        TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/mmcv/ops/nms.py\", line 27, in "
-        "forward\n    inds = ext_module.nms(\nRuntimeError: nms_impl: implementation for device "
-        "cuda:0 not found.\n",
-        "mmcv ops: nms_impl registered for device cuda\n"),
     "mmcv-ext-dll-mismatch": (
         TRACE + "  File \"C:\\\\Users\\\\me\\\\anaconda3\\\\envs\\\\mm\\\\lib\\\\site-packages\\\\"
         "mmcv\\\\utils\\\\ext_loader.py\", line 13, in load_ext\n    ext = importlib."
         "import_module('mmcv.' + name)\nImportError: DLL load failed while importing _ext: The "
         "specified procedure could not be found.\n",
         "mmcv: loaded mmcv._ext (CUDA 11.3, torch 1.10.0)\n"),
-    "repo-cuda-op-not-built": (
-        "Traceback (most recent call last):\n  File \"/Mask2Former/mask2former/modeling/"
-        "pixel_decoder/ops/functions/ms_deform_attn_func.py\", line 22, in <module>\n    import "
-        "MultiScaleDeformableAttention as MSDA\nModuleNotFoundError: No module named "
-        "'MultiScaleDeformableAttention'\n",
-        "Installed MultiScaleDeformableAttention-1.0 (ops built with CUDA 11.8)\n"),
     "torchvision-removed-module": (
         TRACE + "  File \"/usr/local/lib/python3.10/dist-packages/basicsr/data/degradations.py\""
         ", line 8, in <module>\n    from torchvision.transforms.functional_tensor import "
         "rgb_to_grayscale\nModuleNotFoundError: No module named "
         "'torchvision.transforms.functional_tensor'\n",
-        "torchvision 0.16.0: transforms.functional_tensor is deprecated, use functional\n"),
+        "/usr/local/lib/python3.10/dist-packages/torchvision/transforms/functional_tensor.py:5: "
+        "UserWarning: The torchvision.transforms.functional_tensor module is deprecated in 0.15 "
+        "and will be **removed in 0.17**. Please don't rely on it.\n"),
     "detectron2-dataset-not-registered": (
         "-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n"
         "  File \"/detectron2/detectron2/data/catalog.py\", line 58, in get\n    raise KeyError(\n"
@@ -1323,7 +1325,8 @@ CASES: dict[str, tuple[str, str]] = {
     "numpy-too-old": (
         "RuntimeError: module compiled against API version 0x10 but this version of numpy is 0xe"
         "\n" + TRACE + "    import cv2\nImportError: numpy.core.multiarray failed to import\n",
-        "numpy 1.26.4: API version 0x10\n"),
+        "<frozen importlib._bootstrap>:228: RuntimeWarning: numpy.ndarray size changed, may "
+        "indicate binary incompatibility. Expected 80 from C header, got 88 from PyObject\n"),
     "illegal-instruction": (
         "Illegal instruction (core dumped)\n",
         "CPU flags: avx avx2 avx512f (no illegal instruction expected)\n"),

@@ -267,6 +267,35 @@ WORDINGS = [
      ".py\", line 10, in <module>\n    from pytorch3d import _C\nImportError: cannot import name "
      "'_C' from 'pytorch3d' (/home/u/pytorch3d/pytorch3d/__init__.py)\n",
      "compiled-module-not-built"),
+
+    # repositories' own CUDA ops by their bare names (never built): Mask2Former's
+    # ops/functions/ms_deform_attn_func.py, 3D Gaussian Splatting's scene/gaussian_model.py
+    # (the package folder found, its built _C not), instant-nsr-pl's tiny-cuda-nn import
+    ("Traceback (most recent call last):\n  File \"/Mask2Former/mask2former/modeling/"
+     "pixel_decoder/ops/functions/ms_deform_attn_func.py\", line 22, in <module>\n    import "
+     "MultiScaleDeformableAttention as MSDA\nModuleNotFoundError: No module named "
+     "'MultiScaleDeformableAttention'\n", "compiled-module-not-built"),
+    ("Traceback (most recent call last):\n  File \"train.py\", line 16, in <module>\n    from "
+     "gaussian_renderer import render, network_gui\n  File \"/gaussian-splatting/scene/"
+     "gaussian_model.py\", line 19, in <module>\n    from simple_knn._C import distCUDA2\n"
+     "ModuleNotFoundError: No module named 'simple_knn._C'\n", "compiled-module-not-built"),
+    ("Traceback (most recent call last):\n  File \"/gaussian-splatting/gaussian_renderer/"
+     "__init__.py\", line 14, in <module>\n    from diff_gaussian_rasterization import "
+     "GaussianRasterizationSettings, GaussianRasterizer\nModuleNotFoundError: No module named "
+     "'diff_gaussian_rasterization'\n", "compiled-module-not-built"),
+    ("Traceback (most recent call last):\n  File \"/instant-nsr-pl/models/network_utils.py\", "
+     "line 7, in <module>\n    import tinycudann as tcnn\nModuleNotFoundError: No module named "
+     "'tinycudann'\n", "compiled-module-not-built"),
+    # Mask2Former / MaskDINO / detrex / OneFormer ops/setup.py get_extensions
+    ("No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\nTraceback (most recent call "
+     "last):\n  File \"setup.py\", line 47, in get_extensions\n    raise NotImplementedError('No "
+     "CUDA runtime is found. Please set FORCE_CUDA=1 or test it by running torch.cuda."
+     "is_available().')\nNotImplementedError: No CUDA runtime is found. Please set "
+     "FORCE_CUDA=1 or test it by running torch.cuda.is_available().\n", "ops-setup-sees-no-cuda"),
+    ("Traceback (most recent call last):\n  File \"setup.py\", line 45, in get_extensions\n"
+     "    raise NotImplementedError('CUDA_HOME is None. Please set environment variable "
+     "CUDA_HOME.')\nNotImplementedError: CUDA_HOME is None. Please set environment variable "
+     "CUDA_HOME.\n", "cuda-home-missing"),
 ]
 
 

@@ -170,13 +170,20 @@ WORDINGS = [
              "len(devices.replace(',', '')), \\",
              "AssertionError: Invalid CUDA '--device 0,1' requested, use '--device cpu' or pass "
              "valid CUDA device(s)"),
-     "torch-without-cuda"),
+     "no-cuda-device"),  # (no CPU-only torch or fewer GPUs than asked: it does not say which)
     # ultralytics 8.3 utils/torch_utils.py select_device
     (raised("raise ValueError(",
              "ValueError: Invalid CUDA 'device=0,1' requested. Use 'device=cpu' or pass valid "
              "CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.")
      + "torch.cuda.is_available(): False\ntorch.cuda.device_count(): 0\n",
      "torch-without-cuda"),
+    # the same on a CUDA torch that sees fewer GPUs than asked (device=0,1 on a one-T4 box)
+    (raised("raise ValueError(",
+             "ValueError: Invalid CUDA 'device=0,1' requested. Use 'device=cpu' or pass valid "
+             "CUDA device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.")
+     + "\ntorch.cuda.is_available(): True\ntorch.cuda.device_count(): 1\n"
+       "os.environ['CUDA_VISIBLE_DEVICES']: None\n",
+     "no-cuda-device"),
     # --- NaN / Inf ---
     # detectron2 0.6 engine/train_loop.py SimpleTrainer._write_metrics
     (raised("raise FloatingPointError(",
@@ -298,10 +305,37 @@ WORDINGS = [
      "60, in assert_extra_args\n    assert train_dataset_group.is_text_encoder_output_cacheable(\n"
      "AssertionError: when caching Text Encoder output, shuffle_caption, token_warmup_step or "
      "caption_tag_dropout_rate cannot be used\n", "kohya-text-encoder-cache-caption-augment"),
+
+    # detectron2 data/build.py get_detection_dataset_dicts: every image dropped by
+    # DATALOADER.FILTER_EMPTY_ANNOTATIONS (the raw records were there)
+    ("Traceback (most recent call last):\n  File \"/detectron2/detectron2/data/build.py\", "
+     "line 269, in get_detection_dataset_dicts\n    assert len(dataset_dicts), \"No valid data "
+     "found in {}.\".format(\",\".join(names))\nAssertionError: No valid data found in "
+     "my_dataset_train.\n", "detectron2-dataset-empty"),
+    # ultralytics 8.x data/utils.py check_det_dataset: the raising branch (no download: script)
+    (raised("raise FileNotFoundError(m)",
+             "FileNotFoundError: \nDataset 'data.yaml' images not found ⚠️, missing path "
+             "'/content/datasets/valid/images'\nNote dataset download directory is "
+             "'/content/datasets'. You can update this in '/root/.config/Ultralytics/"
+             "settings.json'"),
+     "ultralytics-dataset-path"),
+    # early ultralytics 8.0: "missing paths [...]", a Note line without the settings file
+    (raised("raise FileNotFoundError(m)",
+             "FileNotFoundError: \nDataset 'data.yaml' images not found ⚠️, missing paths "
+             "['/content/datasets/valid/images']\nNote dataset download directory is "
+             "'/content/datasets'"),
+     "ultralytics-dataset-path"),
 ]
 
 
 HEALTHY = [
+    # ultralytics 8.x check_det_dataset's warning where the yaml has a download: script: it
+    # downloads the dataset and trains on
+    "Dataset 'coco128.yaml' images not found ⚠️, missing path '/content/datasets/coco128/images/"
+    "train2017'\nDownloading https://ultralytics.com/assets/coco128.zip to '/content/datasets/"
+    "coco128.zip'...\nDataset download success ✅ (1.1s), saved to /content/datasets\n"
+    "      1/100      2.61G      1.211      1.532      1.187        215        640: 100%|"
+    "##########| 8/8\n",
     # a script's divisibility check quoted from its code, with no failure after it
     "    assert gradient_accumulation_steps % ddp_world_size == 0\n"
     "tokens per iteration will be: 491,520\n",

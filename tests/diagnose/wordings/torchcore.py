@@ -190,6 +190,11 @@ WORDINGS = [
     (TRACE + "RuntimeError: DeformConv is not compiled with GPU support\n",
      "extension-without-cuda"),
     (TRACE + "RuntimeError: Not compiled with GPU support\n", "extension-without-cuda"),
+    # mmcv 1.4 and later (mmcv/ops/csrc/common/pytorch_device_registry.hpp): no CUDA kernel
+    # of the op registered
+    (TRACE + "  File \"/usr/local/lib/python3.8/dist-packages/mmcv/ops/nms.py\", line 27, in "
+     "forward\n    inds = ext_module.nms(\nRuntimeError: nms_impl: implementation for device "
+     "cuda:0 not found.\n", "extension-without-cuda"),
     # DGL's CPU build (src/runtime/c_runtime_api.cc) asked for a CUDA device
     ("dgl._ffi.base.DGLError: [14:00:04] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check "
      "failed: allow_missing: Device API cuda is not enabled. Please install the cuda version "
