@@ -470,15 +470,11 @@ def skipped_choice_spans(text: str) -> tuple[Span, ...]:
 
 
 def _skipped_end(text: str, pos: int) -> int | None:
-    """The end of the line that holds ``SKIPPED`` among the ``SKIPPED_LINES`` after ``pos``."""
-    for _ in range(SKIPPED_LINES):
-        if pos >= len(text):
-            break
-        end = text.find("\n", pos + 1)
-        end = len(text) if end < 0 else end
-        if SKIPPED in text[pos:end]:
-            return end
-        pos = end
+    """The end of the line that holds ``SKIPPED`` among the ``SKIPPED_LINES`` after the one
+    that ends at ``pos``."""
+    for end, line in itertools.islice(_lines_after(text, pos), SKIPPED_LINES):
+        if SKIPPED in line:
+            return len(text) if end < 0 else end
     return None
 
 
@@ -541,18 +537,13 @@ def _warning_start(text: str, start: int, prefix: str) -> int | None:
 def _warning_end(text: str, first: int, prefix: str) -> int | None:
     """The end of the source line that closes a warning's message (after the traceback's
     frames, its exception and its message); None where no such line follows."""
-    pos = first
     frames = True
-    for _ in range(IGNORED_LINES):
-        if pos < 0:
-            break
-        end = text.find("\n", pos + 1)
-        line = text[pos + 1:end if end >= 0 else len(text)].removeprefix(prefix)
+    for end, line in _lines_after(text, first):
+        line = line.removeprefix(prefix)
         if frames:
             frames = not line[:1].strip()  # the frames are indented; the exception is not
         elif WARNING_SOURCE.match(line):
             return len(text) if end < 0 else end
-        pos = end
     return None
 
 
@@ -560,22 +551,26 @@ def _warned_end(text: str, first: int, prefix: str, rank: int | None, chained: i
     """Where the warned traceback whose first line ends at ``first`` ends: its first line
     after the frames that is not indented, once the traceback's own prefix is taken off
     (with at most ``MAX_CHAINED`` tracebacks chained to it)."""
-    pos = first
-    for _ in range(IGNORED_LINES):
-        if pos < 0:
-            break
-        end = text.find("\n", pos + 1)
-        line = text[pos + 1:end if end >= 0 else len(text)]
+    for end, line in _lines_after(text, first):
         line_rank, _ = strip_prefixes(line, False)
         if rank is not None and line_rank is not None and line_rank != rank:
-            pos = end
             continue  # another rank's line, interleaved
         line = line.removeprefix(prefix)
         if line[:1].strip() and not line.startswith(TRACEBACK):
             end = _same_record(text, end, prefix)  # its exception, over one or more lines
             return end if chained >= MAX_CHAINED else _chained_end(text, end, prefix, chained)
-        pos = end
     return len(text) if first < 0 else first
+
+
+def _lines_after(text: str, pos: int) -> Iterator[tuple[int, str]]:
+    """The lines after the one that ends at ``pos`` (at most ``IGNORED_LINES``): where each
+    ends (-1: the text's end) and its text."""
+    for _ in range(IGNORED_LINES):
+        if pos < 0:
+            return
+        end = text.find("\n", pos + 1)
+        yield end, text[pos + 1:end if end >= 0 else len(text)]
+        pos = end
 
 
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
@@ -611,15 +606,10 @@ def _same_record(text: str, pos: int, prefix: str) -> int:
 
 def _ignored_end(text: str, first: int, rank: int | None) -> int:
     """Where the ignored traceback whose first line ends at ``first`` ends."""
-    pos = first
     seen_head = False
-    for _ in range(IGNORED_LINES):
-        if pos < 0:
-            break
-        end = text.find("\n", pos + 1)
-        line_rank, line = strip_prefixes(text[pos + 1:end if end >= 0 else len(text)], False)
+    for end, raw in _lines_after(text, first):
+        line_rank, line = strip_prefixes(raw, False)
         if rank is not None and line_rank is not None and line_rank != rank:
-            pos = end
             continue  # another rank's line, interleaved
         if line.startswith("Traceback"):
             seen_head = True
@@ -627,7 +617,6 @@ def _ignored_end(text: str, first: int, rank: int | None) -> int:
             break
         elif line[:1].strip():
             return len(text) if end < 0 else end  # its exception line
-        pos = end
     return len(text) if first < 0 else first
 
 

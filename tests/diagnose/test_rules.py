@@ -423,7 +423,8 @@ CASES: dict[str, tuple[str, str]] = {
         "failed with exit code 1\n",
         "-- Found glm: /usr/include/glm/glm.hpp\n"),
     "launch-script-not-executable": (
-        "bash: ./tools/dist_train.sh: Permission denied\n",
+        "bash: ./tools/dist_train.sh: Permission denied\nsrun: error: node1: task 0: Exited "
+        "with exit code 126\n",
         "bash: /etc/profile.d/conda.sh: Permission denied\nEpoch 0: loss 2.31\n"),
     "mmcv-1x-code-on-mmcv-2": (
         TRACE + "  File \"/mmsegmentation/mmseg/apis/train.py\", line 7, in <module>\n    from "
