@@ -33,7 +33,8 @@ MAX_FINDINGS = 4
 MAX_MATCHES = 50
 LOCAL_SEARCH_LIMIT = 5000
 LAST_LINES = 8
-EXIT_REPORT = re.compile(r"exit ?code|return code|terminated with|[Ss]ignal|Killed|received by"
+EXIT_REPORT = re.compile(r"exit ?code|exited with code|EXIT CODE|return code|terminated with"
+                         r"|[Ss]ignal|Killed|received by"
                          r"|Segmentation fault|core dumped|Aborted|Out Of Memory")
 """A line that reports how a process ended: shown for a cause known by that alone."""
 MESSAGE_RANK = re.compile(

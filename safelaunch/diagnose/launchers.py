@@ -132,6 +132,15 @@ which wrappers that run the launcher or a rank with ``subprocess.run(check=True)
 (``accelerate launch`` among them); the last one counts: the wrapper raises at the end."""
 SPAWN_EXITED = re.compile(r"process (\d{1,6}) terminated with (?:signal (SIG[A-Z0-9]{1,12})"
                           r"|exit code (-?\d{1,4}))")
+PALS_RANK = re.compile(r"^[\w.-]{1,255}: rank (\d{1,6}) (?:died from signal (\d{1,3})"
+                       r"|exited with code ([1-9]\d{0,3}))$", re.MULTILINE)
+"""HPE PALS's mpiexec (Polaris, Aurora, Cray EX): how each rank ended, the first line the
+first to end."""
+HYDRA_BANNER = "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES"
+HYDRA_EXIT = re.compile(r"^=   EXIT CODE: (\d{1,4})$", re.MULTILINE)
+HYDRA_SIGNAL = re.compile(r"EXIT STRING: [^\n]{0,60}\(signal (\d{1,3})\)")
+"""MPICH's and Intel MPI's mpiexec (Hydra): the banner over a rank that ended badly, with its
+exit code, and the signal that ended it where it names one (``Killed (signal 9)``)."""
 TRACEBACK = "Traceback (most recent call last)"
 FAILING_TEXTS = ("ChildFailedError", "Fatal Python error",
                  "Segmentation fault", "(core dumped)", "terminate called after throwing",
@@ -187,7 +196,7 @@ CANDIDATE_PARTS = (
     r"\.[A-Z][a-z]\w{0,100}(?<!Error)(?<!Exception)(?<!Failure): ",
     LOWERCASE_EXCEPTIONS + ": ",
     "socket has failed to", "socket has timed out", "ERR!", "MPI_ABORT was invoked",
-    "non-zero", "exited on signal",
+    "non-zero", "exited on signal", "BAD TERMINATION", "going to abort", "MPICH ERROR",
     "ERROR", "CRITICAL", r"F\d{4} ", r"\[F ", r"\[E\] ", "Check failed", "panic: ")
 CANDIDATE = re.compile("|".join(CANDIDATE_PARTS))
 _CANDIDATE_PARTS = tuple(re.compile(part) for part in CANDIDATE_PARTS)
@@ -238,9 +247,12 @@ SHAPES = [
     # may recover from, a failure only where the log ends, LATE_SHAPES)
     re.compile(r"^(?:(?:ERROR|CRITICAL)[: ]|(?:\[[A-Za-z][\w .:-]{0,39}\] ?){0,3}\[ERROR\] "
                r"|Fatal Python error|terminate called )"),
-    # MPICH's and Intel MPI's abort (MPI_Init and every MPI call's fatal error)
+    # MPICH's and Intel MPI's abort (MPI_Init and every MPI call's fatal error); HPE Cray
+    # MPICH's error line before its abort; Hydra's banner over a rank that ended badly; Open
+    # MPI's end of a job it cannot run
     re.compile(r"^Abort\(\d{1,12}\) on node \d{1,6}(?: \(rank \d{1,6} in comm \d{1,6}\))?: "
-               r"Fatal error in "),
+               r"Fatal error in |^MPICH ERROR \[Rank \d{1,6}\]|^=   BAD TERMINATION OF ONE OF "
+               r"YOUR APPLICATION PROCESSES|^Your MPI job is now going to abort"),
     # a program's own last word: "Error: ...", "FATAL: ...", "error: ..." (words, not numbers)
     re.compile(r"^(?:Error|error|FATAL|Fatal error|Fatal): [A-Za-z`'\"\[/]"),
     # a logger's report of what nobody caught (OLMo's "CRITICAL Uncaught AssertionError: ...");
@@ -279,7 +291,9 @@ SHAPES = [
                # Open MPI's mpirun (the report's first line, and a rank killed by a signal;
                # its banner when a rank called MPI_Abort, Horovod's and TensorRT-LLM's end)
                r"|exited with non-zero status|exited on signal \d|MPI_ABORT was invoked on rank"
-               r"|exit status [1-9]|exited with (?:status|code) [1-9]"),
+               r"|exit status [1-9]|exited with (?:status|code) [1-9]"
+               # HPE PALS's mpiexec (rank N died from signal 9)
+               r"|: rank \d{1,6} died from signal \d"),
     re.compile(r"CANCELLED AT|oom[-_]kill event|: Out Of Memory|killed due to memory pressure"
                r"|xceeded (?:job |step |virtual )?memory limit(?! at some point)"
                rf"|{OOM_KILLED}|A worker died or was killed|Unable to determine the device handle"),
@@ -935,9 +949,28 @@ def _signal_received(text: str, report: Report) -> bool:
     return True
 
 
+def _pals_rank(text: str, report: Report) -> bool:
+    """PALS's ``HOST: rank 3 died from signal 9`` / ``HOST: rank 0 exited with code 1``."""
+    if not (ended := PALS_RANK.search(text)):
+        return False
+    report.rank = int(ended.group(1))
+    report.returncode = -int(ended.group(2)) if ended.group(2) else int(ended.group(3))
+    return True
+
+
+def _hydra_exit(text: str, report: Report) -> bool:
+    """Hydra's ``BAD TERMINATION`` banner: ``EXIT CODE: 9`` and, where it names one, the
+    signal (``Killed (signal 9)``); no rank."""
+    if HYDRA_BANNER not in text or not (code := HYDRA_EXIT.search(text)):
+        return False
+    signalled = HYDRA_SIGNAL.search(text, code.end())
+    report.returncode = -int(signalled.group(1)) if signalled else int(code.group(1))
+    return True
+
+
 ROOT_CAUSE_READERS: tuple[Callable[[str, Report], bool], ...] = (
     _safelaunch_row, _child_failed_block, _elastic_failed, _deepspeed_exit, _srun_task,
-    _spawn_exited, _signal_received, _called_process)
+    _spawn_exited, _pals_rank, _hydra_exit, _signal_received, _called_process)
 """The launchers' failure reports, most specific first: the first found gives the root
 cause (each reader fills the report and says whether it found its report)."""
 

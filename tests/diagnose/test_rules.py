@@ -4784,6 +4784,10 @@ def test_glog_prefixed_traceback_is_read():
     "widget._bindings.widgetBackendError: WIDGET_ERR_BACKEND\n",
     # Open MPI's banner when a rank called MPI_Abort
     "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\nwith errorcode 1.\n",
+    # HPE Cray MPICH's error line before its abort; Open MPI's end of a job it cannot run
+    "MPICH ERROR [Rank 0] [job id 5680267.11] [Wed Feb 22 23:01:58 2023] [nid002845] - "
+    "Abort(-1) (rank 0 in comm 0): widget 7 is frobnicated\n (Other MPI error)\n",
+    "Your MPI job is now going to abort; sorry.\n",
 ])
 def test_a_failure_is_known_by_its_shape(text):
     """An exception typed with a space before its colon, quoted in brackets, or shown only by
@@ -4792,6 +4796,33 @@ def test_a_failure_is_known_by_its_shape(text):
     result = diagnose(from_text(text, "shape.log"))
     assert result.status == "diagnosed" and result.findings[0].id in (
         "failure-shown", "extension-build-failed"), result
+
+
+HYDRA_BANNER = (
+    "=" * 83 + "\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 9665 RUNNING AT "
+    "node7\n=   EXIT CODE: 9\n=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW "
+    "CLEANUP MESSAGES\n" + "=" * 83 + "\n")
+
+
+def test_the_mpi_launchers_reports_name_how_a_rank_ended():
+    # HPE PALS (Polaris, Aurora): the first rank to end, and its signal or exit code
+    pals = ("x3006c0s19b1n0.hsn.cm.polaris.alcf.anl.gov: rank 3 died from signal 9\n"
+            "x3006c0s19b1n0.hsn.cm.polaris.alcf.anl.gov: rank 2 died from signal 15\n")
+    result = diagnose(from_text(pals, "job.out"))
+    assert (result.root_cause_rank, result.root_exit) == (3, "SIGKILL")
+    exited = pals.replace("died from signal 9", "exited with code 2")
+    result = diagnose(from_text(exited, "job.out"))
+    assert (result.root_cause_rank, result.root_exit) == (3, "exit code 2")
+    assert result.findings[0].id == "nonzero-exit"
+    # MPICH's Hydra: its banner's exit code, the signal where its exit string names one
+    killed = HYDRA_BANNER + ("YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal "
+                             "9)\nThis typically refers to a problem with your application.\n")
+    assert diagnose(from_text(killed, "mpi.log")).root_exit == "SIGKILL"
+    result = diagnose(from_text(HYDRA_BANNER.replace("CODE: 9", "CODE: 3"), "mpi.log"))
+    assert result.root_exit == "exit code 3" and result.findings[0].id == "nonzero-exit"
+    # a healthy PALS run's lines
+    assert diagnose(from_text("node1: rank 0 exited with code 0\n", "job.out")).status == (
+        "no_failure")
 
 
 def test_words_near_a_failure_shape_are_no_failure():
