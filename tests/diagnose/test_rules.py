@@ -3479,6 +3479,59 @@ CASES: dict[str, tuple[str, str]] = {
         "Checkout 'https://huggingface.co//scratch/qlora/7b/checkpoint-2000/None' for "
         "available files.\n",
         "loading configuration file /scratch/qlora/7b/checkpoint-2000/config.json\n"),
+    "llava-model-import-hidden": (
+        "Traceback (most recent call last):\n  File \"/root/LLaVA/llava/train/train_mem.py\", "
+        "line 1, in <module>\n    from llava.train.train import train\n  File \"/root/LLaVA/"
+        "llava/__init__.py\", line 1, in <module>\n    from .model import LlavaLlamaForCausalLM"
+        "\nImportError: cannot import name 'LlavaLlamaForCausalLM' from 'llava.model' (/root/"
+        "LLaVA/llava/model/__init__.py)\n",
+        "from llava.model import LlavaLlamaForCausalLM: loaded llava.model (/root/LLaVA/llava/"
+        "model/__init__.py)\n"),
+    "llava-vision-tower-not-loaded-name": (
+        TRACE + "  File \"/app/LLaVA/llava/mm_utils.py\", line 33, in process_images\n    image "
+        "= expand2square(image, tuple(int(x*255) for x in image_processor.image_mean))\n"
+        "AttributeError: 'NoneType' object has no attribute 'image_mean'\n",
+        "image_processor.image_mean = [0.481, 0.458, 0.408] (CLIPImageProcessor)\n"),
+    "llava-config-no-vision-tower": (
+        TRACE + "  File \"/data/LLaVA-main/llava/model/builder.py\", line 156, in "
+        "load_pretrained_model\n    if not vision_tower.is_loaded:\nAttributeError: 'NoneType' "
+        "object has no attribute 'is_loaded'\n",
+        "llava/model/builder.py: vision_tower.is_loaded = True (openai/clip-vit-large-patch14-336)"
+        "\n"),
+    "peft-lora-conv3d-unsupported": (
+        TRACE + "  File \"/usr/local/lib/python3.10/site-packages/peft/tuners/lora/model.py\", "
+        "line 350, in _create_new_module\n    raise ValueError(\nValueError: Target module "
+        "Conv3d(3, 1280, kernel_size=(2, 14, 14), stride=(2, 14, 14), bias=False) is not "
+        "supported. Currently, only the following modules are supported: `torch.nn.Linear`, "
+        "`torch.nn.Embedding`, `torch.nn.Conv2d`, `transformers.pytorch_utils.Conv1D`.\n",
+        "visual.patch_embed.proj: Conv3d(3, 1280, kernel_size=(2, 14, 14), stride=(2, 14, 14), "
+        "bias=False) frozen\n"),
+    "peft-lora-target-is-container": (
+        "[rank0]:   File \"/venv/lib/python3.10/site-packages/peft/tuners/lora/model.py\", line "
+        "347, in _create_new_module\n[rank0]:     raise ValueError(\n[rank0]: ValueError: "
+        "Target module Qwen2DecoderLayer(\n[rank0]:   (self_attn): Qwen2SdpaAttention(\n"
+        "[rank0]:     (q_proj): Linear(in_features=5120, out_features=5120, bias=True)\n"
+        "[rank0]:   )\n[rank0]: ) is not supported. Currently, only the following modules are "
+        "supported: `torch.nn.Linear`, `torch.nn.Embedding`, `torch.nn.Conv2d`.\n",
+        "[rank0]: model.layers.0: Qwen2DecoderLayer(\n"),
+    "qwen-vl-rope-index-truncated": (
+        TRACE + "  File \"/usr/local/lib/python3.10/site-packages/verl/models/transformers/"
+        "qwen2_vl.py\", line 152, in get_rope_index\n    position_ids[..., attention_mask == 1] "
+        "= llm_positions.to(position_ids.device)\nRuntimeError: shape mismatch: value tensor of "
+        "shape [3, 19963] cannot be broadcast to indexing result of shape [3, 16467]\n",
+        "get_rope_index: position_ids of shape [3, 4095] for 4095 tokens\n"),
+    "vlm-image-features-tokens-mismatch": (
+        "[rank0]:   File \"/usr/local/lib/python3.10/site-packages/transformers/models/qwen2_vl/"
+        "modeling_qwen2_vl.py\", line 1690, in forward\n[rank0]:     raise ValueError(\n"
+        "[rank0]: ValueError: Image features and image tokens do not match: tokens: 9888, "
+        "features 9887\n",
+        "image features: 9887, image tokens: 9887 (sample 12)\n"),
+    "qwen-vl-rope-index-mask-mismatch": (
+        "[rank5]:   File \"/venv/lib/python3.10/site-packages/transformers/models/qwen2_5_vl/"
+        "modeling_qwen2_5_vl.py\", line 1589, in get_rope_index\n[rank5]:     input_ids = "
+        "input_ids[attention_mask[i] == 1]\n[rank5]: IndexError: The shape of the mask [198] at "
+        "index 0 does not match the shape of the indexed tensor [197] at index 0\n",
+        "get_rope_index: attention_mask [198] and input_ids [198] for sample 3\n"),
     "hf-tensor-shape-disagrees": (
         TRACE + "  File \"/venv/lib/python3.10/site-packages/accelerate/utils/modeling.py\", line "
         "348, in set_module_tensor_to_device\n    raise ValueError(\nValueError: Trying to set "

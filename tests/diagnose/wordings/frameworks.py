@@ -17,6 +17,28 @@ WORDINGS = [
      "template.py\", line 82, in get_template_and_fix_tokenizer\n    assert template is not "
      "None, \"Template {} does not exist.\".format(name)\nAssertionError: Template qwen2 does "
      "not exist.\n", "llamafactory-template-unknown"),
+    # LLaMA-Factory 0.9.0/0.9.1 src/llamafactory/data/mm_plugin.py process_messages: a
+    # multimodal template with no processor (before _validate_input's "Processor was not found")
+    ("Traceback (most recent call last):\n  File \"/data/LLaMA-Factory/src/llamafactory/data/"
+     "processors/supervised.py\", line 47, in _encode_supervised_example\n    messages = "
+     "template.mm_plugin.process_messages(prompt + response, images, processor)\n  File \"/data/"
+     "LLaMA-Factory/src/llamafactory/data/mm_plugin.py\", line 244, in process_messages\n    "
+     "image_processor: \"BaseImageProcessor\" = getattr(processor, \"image_processor\")\n"
+     "AttributeError: 'NoneType' object has no attribute 'image_processor'\n",
+     "llamafactory-processor-not-found"),
+    # the video form of the image/token count check (transformers models/qwen2_vl)
+    ("ValueError: Video features and video tokens do not match: tokens: 0, features 1176\n",
+     "vlm-image-features-tokens-mismatch"),
+    # transformers models/llava modeling_llava.py (4.4x), no <image> in the prompt
+    ("ValueError: Number of images does not match number of special image tokens in the input "
+     "text. Got 0 image tokens in the text but 256 tokens from image embeddings.\n",
+     "vlm-image-features-tokens-mismatch"),
+    # the older form: transformers modeling_qwen2_vl.py forward scattering the features
+    ("[rank1]:   File \"/venv/lib/python3.10/site-packages/transformers/models/qwen2_vl/"
+     "modeling_qwen2_vl.py\", line 1682, in forward\n[rank1]:     inputs_embeds[image_mask] = "
+     "image_embeds\n[rank1]: RuntimeError: shape mismatch: value tensor of shape [49, 1536] "
+     "cannot be broadcast to indexing result of shape [0, 1536]\n",
+     "vlm-image-features-tokens-mismatch"),
     # verl's ResourcePoolManager._check_resource_available (ray_trainer.py); ROLL's node check
     ("ValueError: Total available GPUs 16.0 is less than total desired GPUs 32\n",
      "ray-not-enough-gpus"),
