@@ -4364,6 +4364,48 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    os.makedirs(save_path)\nOSError: [WinError 123] The filename, directory "
         "name, or volume label syntax is incorrect: 'out/total3d\\\\2023-06-13T11:09:46.665278'\n",
         "created log folder out/total3d/2023-06-13_11-09-46 at 11:09:46\n"),
+    "cray-mpich-gtl-not-linked": (
+        "MPICH ERROR [Rank 0] [job id 5680267.11] [Wed Feb 22 23:01:58 2023] [nid002845] - "
+        "Abort(-1) (rank 0 in comm 0): MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but "
+        "GTL library is not linked\n (Other MPI error)\n\naborting job:\nMPIDI_CRAY_init: "
+        "GPU_SUPPORT_ENABLED is requested, but GTL library is not linked\n",
+        "MPICH_GPU_SUPPORT_ENABLED=1 (GTL library linked: libmpi_gtl_cuda.so)\n"),
+    "mpi-hydra-program-not-found": (
+        "[proxy:0:0@brown-a017.rcac.purdue.edu] HYDU_create_process "
+        "(../../../../src/pm/hydra/utils/launch/launch.c:74): execvp error on file ./spk_mpi "
+        "(No such file or directory)\n",
+        "[proxy:0:0@node01] HYDU_create_process: launched ./spk_mpi (pid 4242)\n"),
+    "miopen-user-db-unwritable": (
+        "MIOpen Error: /long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/"
+        "MLOpen/src/sqlite_db.cpp:229: Internal error while accessing SQLite database: unable "
+        "to open database file\n" + TRACE + "    out = model(x)\nRuntimeError: "
+        "miopenStatusInternalError\n",
+        "MIOpen(HIP): Info [SQLiteBase] opened sqlite_db /tmp/miopen/gfx90a68.ukdb\n"),
+    "lightning-lsf-hosts-missing": (
+        TRACE + "  File \"/ccs/home/u/.conda/envs/pl/lib/python3.8/site-packages/pytorch_lightning/"
+        "plugins/environments/lsf_environment.py\", line 126, in _read_hosts\n    raise "
+        "ValueError(\"Could not find hosts in environment variable LSB_HOSTS\")\nValueError: "
+        "Could not find hosts in environment variable LSB_HOSTS\n",
+        "LSFEnvironment: hosts read from LSB_DJOB_RANKFILE (LSB_HOSTS unset)\n"),
+    "openmpi-ranks-unreachable": (
+        "At least one pair of MPI processes are unable to reach each other for\nMPI "
+        "communications.  This means that no Open MPI device has indicated\nthat it can be "
+        "used to communicate between these processes.\n\n  Process 1 ([[15333,1],1]) is on "
+        "host: cauchy01\n  Process 2 ([[15333,1],0]) is on host: cauchy01\n  BTLs attempted: "
+        "self\n\nYour MPI job is now going to abort; sorry.\n",
+        "btl: all MPI processes are able to reach each other (self,vader,tcp)\n"),
+    "mpi-ofi-init-failed": (
+        "Abort(1091215) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI "
+        "error, error stack:\nMPIR_Init_thread(136)........:\nMPID_Init(1138)..............:"
+        "\nMPIDI_OFI_mpi_init_hook(1061): OFI addrinfo() failed (ofi_init.c:1061:"
+        "MPIDI_OFI_mpi_init_hook:No data available)\n",
+        "[0] MPI startup(): libfabric provider: tcp;ofi_rxm (MPIDI_OFI_mpi_init_hook done)\n"),
+    "openmpi-pmix-not-initialized": (
+        "[server13:13286] OPAL ERROR: Not initialized in file pmix3x_client.c at line 113\n*** "
+        "An error occurred in MPI_Init_thread\n*** on a NULL communicator\n*** "
+        "MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n***    and "
+        "potentially your MPI job)\n",
+        "[server13:13286] pmix3x_client.c: PMIx client initialized (server 13279)\n"),
     "windows-path-too-long": (
         TRACE + "    os.makedirs(self.PATH)\nFileNotFoundError: [WinError 206] The filename or "
         "extension is too long: 'D:\\\\DQN-Trading\\\\Results\\\\AAPL\\\\DQN; BATCH_SIZE10; "

@@ -156,6 +156,38 @@ WORDINGS = [
     ("  Warning  UnexpectedAdmissionError  3m  kubelet  Allocate failed due to device plugin "
      "GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = nvml: GPU "
      "is lost, which is unexpected\n", "k8s-gpu-allocate-failed"),
+    # MPI launchers and runtimes of HPC systems: Intel MPI's Hydra (hydra_spawn.c HYD_spawn)
+    # and MPICH 4's (lib/utils/launch.c HYDU_create_process)
+    ("[proxy:0:0@node01] HYD_spawn (../../../../../src/pm/i_hydra/libhydra/spawn/intel/"
+     "hydra_spawn.c:145): execvp error on file python (No such file or directory)\n",
+     "mpi-hydra-program-not-found"),
+    ("[proxy:0@node01] HYDU_create_process (lib/utils/launch.c:73): execvp error on file "
+     "params_C2A.py (No such file or directory)\n", "mpi-hydra-program-not-found"),
+    ("[proxy:0:0@node01] HYDU_create_process (utils/launch/launch.c:74): execvp error on file "
+     "train.py (Permission denied)\n", "mpi-hydra-program-not-found"),
+    # MIOpen src/sqlite_db.cpp: locking, I/O and the in-memory VFS of read-only databases
+    ("MIOpen Error: /MIOpen/src/sqlite_db.cpp:220: Internal error while accessing SQLite "
+     "database: locking protocol\nRuntimeError: miopenStatusInternalError\n",
+     "miopen-user-db-unwritable"),
+    ("MIOpen Error: /MIOpen/src/sqlite_db.cpp:220: Internal error while accessing SQLite "
+     "database: disk I/O error\nRuntimeError: miopenStatusInternalError\n",
+     "miopen-user-db-unwritable"),
+    ("MIOpen Error: /MIOpen/src/sqlite_db.cpp:109: open memvfs: unable to open database file\n"
+     "RuntimeError: miopenStatusInternalError\n", "miopen-user-db-unwritable"),
+    # Open MPI 4.0 / 4.1 PMIx glue (pmix3x_client.c, ext3x_client.c)
+    ("[host:4242] OPAL ERROR: Unreachable in file ext3x_client.c at line 112\n*** An error "
+     "occurred in MPI_Init_thread\n", "openmpi-pmix-not-initialized"),
+    # MPICH ch4:ofi find_provider and MPIDI_OFI_init_local (ofi_init.c)
+    ("Abort(1091471) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init: Other MPI error, "
+     "error stack:\nMPIR_Init_thread(153)........:\nMPID_Init(590)...............:\n"
+     "MPIDI_OFI_mpi_init_hook(685):\nfind_provider(170).........: OFI fi_getinfo() failure\n",
+     "mpi-ofi-init-failed"),
+    ("Abort(1091215) on node 0: Fatal error in PMPI_Init: Other MPI error, error stack:\n"
+     "MPIDI_OFI_init_local(580): OFI fi_fabric failed (ofi_init.c:580:MPIDI_OFI_init_local:"
+     "Invalid argument)\n", "mpi-ofi-init-failed"),
+    # Lightning 1.5 lsf_environment.py _read_hosts
+    ("ValueError: Cannot parse hosts from LSB_HOSTS environment variable. Expected format: "
+     "\"batch <rank_0_host> ...\"\n", "lightning-lsf-hosts-missing"),
 ]
 
 HEALTHY = [
