@@ -3914,6 +3914,89 @@ CASES: dict[str, tuple[str, str]] = {
         TRACE + "    trainer = SFTTrainer(\nValueError: You passed a `DataCollatorForCompletionOnlyLM`"
         " to the SFTTrainer. This is not compatible with the `packing` argument.\n",
         "Using DataCollatorForCompletionOnlyLM with packing=False\n"),
+    "gym-021-setuptools-too-new": (
+        "Collecting gym==0.21.0\n  Preparing metadata (setup.py) ... error\n  error: "
+        "subprocess-exited-with-error\n  × python setup.py egg_info did not run successfully.\n"
+        "      error in gym setup command: 'extras_require' must be a dictionary whose values "
+        "are strings or lists of strings containing valid project/version requirement "
+        "specifiers.\nerror: metadata-generation-failed\n",
+        "Successfully installed gym-0.21.0 setuptools-65.5.0 wheel-0.38.4\n"),
+    "gym-step-reset-api-mismatch": (
+        TRACE + "    next_state, reward, done, info = env.step(action)\n"
+        "ValueError: too many values to unpack (expected 4)\n",
+        "obs, reward, terminated, truncated, info = env.step(action)  # 5 values, gym 0.26\n"),
+    "mujoco-py-ld-library-path-missing": (
+        TRACE + "  File \"mujoco_py/builder.py\", line 103, in _ensure_set_env_var\n"
+        "    raise Exception(\"\\nMissing path to your environment variable. \\n\"\nException: \n"
+        "Missing path to your environment variable. \nCurrent values LD_LIBRARY_PATH=\n"
+        "Please add following line to .bashrc:\n"
+        "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/home/user/.mujoco/mujoco210/bin\n",
+        "LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/home/user/.mujoco/mujoco210/bin\n"),
+    "mujoco-py-gl-headers-missing": (
+        "/home/user/mujoco-py/mujoco_py/gl/osmesashim.c:1:10: fatal error: GL/osmesa.h: No "
+        "such file or directory\ncompilation terminated.\n" + TRACE
+        + "distutils.errors.CompileError: command 'x86_64-linux-gnu-gcc' failed with exit "
+        "status 1\n",
+        "Setting up libosmesa6-dev (21.2.6-0ubuntu0.1) ... installs GL/osmesa.h\n"),
+    "mujoco-py-cython3": (
+        "Error compiling Cython file:\n    mju_user_warning = c_warning_callback\n"
+        "/home/user/.local/lib/python3.10/site-packages/mujoco_py/cymj.pyx:92:23: Cannot "
+        "assign type 'void (const char *) except * nogil' to 'void (*)(const char *) noexcept "
+        "nogil'\nException: Cython.Compiler.Errors.CompileError: mujoco_py/cymj.pyx\n",
+        "Compiling /home/user/.local/lib/python3.10/site-packages/mujoco_py/cymj.pyx with "
+        "Cython 0.29.36\n"),
+    "glfw-no-display": (
+        "/usr/local/lib/python3.10/site-packages/glfw/__init__.py:916: GLFWError: (65544) "
+        "b'X11: The DISPLAY environment variable is missing'\n  warnings.warn(message, "
+        "GLFWError)\n" + TRACE + "    self._mjr_context = _render.MjrContext(\n"
+        "mujoco.FatalError: gladLoadGL error\n",
+        "MUJOCO_GL=egl: rendering off-screen, no X display needed\n"),
+    "atari-roms-missing": (
+        TRACE + "  File \"gym/envs/atari/environment.py\", line 152, in seed\n"
+        "gym.error.Error: We're Unable to find the game \"Breakout\". Note: Gym no longer "
+        "distributes ROMs. If you own a license to use the necessary ROMs for research "
+        "purposes you can download them via `pip install gym[accept-rom-license]`.\n",
+        "A.L.E: Arcade Learning Environment (version 0.8.1+53f58b7) [Powered by Stella] "
+        "Game console created: Breakout\n"),
+    "ale-namespace-not-registered": (
+        TRACE + "  File \"gymnasium/envs/registration.py\", line 441, in _check_version_exists\n"
+        "    _check_namespace_exists(ns)\ngymnasium.error.NamespaceNotFound: Namespace ALE not "
+        "found. Have you installed the proper package for ALE?\n",
+        "Registered namespace ALE: 104 environments (ale_py 0.10.1)\n"),
+    "pyopengl-egl-library-not-loaded": (
+        TRACE + "  File \"mujoco/egl/egl_ext.py\", line 46, in eglQueryDevicesEXT\n"
+        "AttributeError: 'NoneType' object has no attribute 'eglQueryString'\n",
+        "MUJOCO_GL=egl PYOPENGL_PLATFORM=egl: EGL device 0 selected\n"),
+    "isaacgym-imported-after-torch": (
+        TRACE + "  File \"isaacgym/gymdeps.py\", line 21, in _import_deps\n    raise "
+        "ImportError(\"PyTorch was imported before isaacgym modules.  Please import torch "
+        "after isaacgym modules.\")\nImportError: PyTorch was imported before isaacgym modules."
+        "  Please import torch after isaacgym modules.\n",
+        "Importing module 'gym_38' (isaacgym/_bindings/linux-x86_64/gym_38.so)\n"),
+    "libpython-shared-library-missing": (
+        TRACE + "    from isaacgym import gymapi\nImportError: libpython3.8.so.1.0: cannot "
+        "open shared object file: No such file or directory\n",
+        "Loaded libpython3.8.so.1.0 from /opt/conda/envs/rlgpu/lib\n"),
+    "sb3-gym-env-needs-shimmy": (
+        TRACE + "  File \"stable_baselines3/common/vec_env/patch_gym.py\", line 33, in "
+        "_patch_env\nImportError: Missing shimmy installation. You provided an OpenAI Gym "
+        "environment. Stable-Baselines3 (SB3) has transitioned to using Gymnasium internally."
+        "\n",
+        "Wrapping the env with shimmy's GymV26CompatibilityV0 (shimmy 2.0.0)\n"),
+    "mujoco-gl-context-failed": (
+        TRACE + "  File \"mujoco/renderer.py\", line 85, in __init__\n"
+        "    self._mjr_context = _render.MjrContext(\nmujoco.FatalError: gladLoadGL error\n",
+        "MjrContext created: OpenGL 4.6 (EGL), gladLoadGL ok\n"),
+    "egl-not-initialized": (
+        TRACE + "  File \"mujoco/egl/__init__.py\", line 117, in __init__\n    display = "
+        "create_initialized_egl_device_display()\nOpenGL.raw.EGL._errors.EGLError: EGLError(\n"
+        "\terr = EGL_NOT_INITIALIZED,\n\tbaseOperation = eglInitialize,\n\tcArguments = (\n"
+        "\t),\n\tresult = 0\n)\n",
+        "Evaluation finished: success rate 0.92\nException ignored in: <function "
+        "EGLGLContext.__del__ at 0x7f3f>\nTraceback (most recent call last):\n  File "
+        "\"robosuite/renderers/context/egl_context.py\", line 155, in free\n"
+        "OpenGL.raw.EGL._errors.EGLError: EGLError(\n\terr = EGL_NOT_INITIALIZED,\n"
+        "\tbaseOperation = eglMakeCurrent,\n\tcArguments = (\n\t),\n\tresult = 0\n)\n"),
     "deepspeed-moe-param-groups-unmarked": (
         TRACE + "  File \"deepspeed/runtime/engine.py\", line 1201, in _configure_optimizer\n"
         "    assert any(\nAssertionError: The model has moe layers, but None of the param groups "
