@@ -450,7 +450,7 @@ def python_ignored_spans(text: str) -> tuple[Span, ...]:
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         rank, _ = strip_prefixes(text[start:at], False)
-        end = _ignored_end(text, end, rank)
+        end = _ignored_end(text, end, rank, TRACEBACK in text[at:end])
         spans.append((start, end, rank))
         at = text.find(IGNORED, end)
     return tuple(spans)
@@ -618,9 +618,9 @@ def _same_record(text: str, pos: int, prefix: str) -> int:
     return len(text) if pos < 0 else pos
 
 
-def _ignored_end(text: str, first: int, rank: int | None) -> int:
-    """Where the ignored traceback whose first line ends at ``first`` ends."""
-    seen_head = False
+def _ignored_end(text: str, first: int, rank: int | None, seen_head: bool = False) -> int:
+    """Where the ignored traceback whose first line ends at ``first`` ends (``seen_head``:
+    that line holds its ``Traceback`` head too, as a reading that joins wrapped lines may)."""
     for end, raw in _lines_after(text, first):
         line_rank, line = strip_prefixes(raw, False)
         if rank is not None and line_rank is not None and line_rank != rank:
@@ -630,8 +630,19 @@ def _ignored_end(text: str, first: int, rank: int | None) -> int:
         elif not seen_head:
             break
         elif line[:1].strip():
-            return len(text) if end < 0 else end  # its exception line
+            return _message_end(text, end)  # its exception line, and its message's
     return len(text) if first < 0 else first
+
+
+def _message_end(text: str, end: int) -> int:
+    """The end of an exception's message whose first line ends at ``end``: the lines after
+    it that are indented, and the bracket that closes them (a repr over several lines,
+    PyOpenGL's ``EGLError(`` with its fields)."""
+    for after, line in _lines_after(text, end):
+        if not (line[:1].isspace() or line.strip() in (")", "]", "}")):
+            break
+        end = after
+    return len(text) if end < 0 else end
 
 
 def inside(spans: Sequence[Span], start: int, rank: int | None = None) -> bool:

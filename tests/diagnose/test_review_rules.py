@@ -563,6 +563,17 @@ TORCH_LOAD = ("Traceback (most recent call last):\n  File \"/home/u/proj/detect.
     # torch's other cast error (ScalarType form, from in-place arithmetic): not the clamp
     (TRACE_AT + "RuntimeError: result type Float can't be cast to the desired output type "
      "Long\n", "python-exception"),
+    # rv11: MPICH's ch4:ofi init frame is in every start-up error stack; a PMI mismatch (the
+    # business card) below it is no missing libfabric provider
+    ("Abort(1091471) on node 3: Fatal error in PMPI_Init_thread: Other MPI error, error stack:\n"
+     "MPIR_Init_thread(703)........:\nMPID_Init(958)...............:\nMPIDI_OFI_mpi_init_hook(1"
+     "421):\nMPIDU_bc_table_create(338)...: Missing hostname or invalid host/port description in"
+     " business card\n", "failure-shown"),
+    # rv11: LLaVA installed as a package: its hidden import error, not version skew
+    ("Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n    from "
+     "llava.model import LlavaLlamaForCausalLM\nImportError: cannot import name 'LlavaLlamaForC"
+     "ausalLM' from 'llava.model' (/opt/conda/lib/python3.10/site-packages/llava/model/__init__"
+     ".py)\n", "llava-model-import-hidden"),
 ])
 def test_this_rounds_review_findings(text: str, first: str) -> None:
     assert [f.id for f in diagnose(from_text(text, "x.log")).findings][:1] == [first], text
@@ -705,6 +716,9 @@ def test_this_rounds_review_findings(text: str, first: str) -> None:
     # a profile script the shell could not source at the top of a job that finished
     "/bin/bash: /etc/profile.d/lmod.sh: Permission denied\nbash: /etc/profile.d/conda.sh: Pe"
     "rmission denied\nEpoch 0: loss 2.31\nEpoch 1: loss 1.90\nTraining complete.\n",
+    # rv11: MIOpen's user database it cannot use, logged, and the training going on
+    "MIOpen Error: /MIOpen/src/sqlite_db.cpp:220: Internal error while accessing SQLite "
+    "database: locking protocol\nstep 10 loss 2.31\nstep 20 loss 2.12\n",
 ])
 def test_this_rounds_review_quiet_lines(text: str) -> None:
     assert diagnose(from_text(text, "x.log")).status == "no_failure", text

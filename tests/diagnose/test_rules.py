@@ -6495,6 +6495,18 @@ def test_a_rules_line_in_an_ignored_traceback_is_no_evidence():
         :1] == ["cuda-oom"]
 
 
+def test_an_ignored_exceptions_message_over_several_lines_is_no_evidence():
+    # PyOpenGL's EGLError repr (indented fields, a closing bracket) in a destructor at exit;
+    # the log's reading that joins wrapped lines puts the traceback's head on the first line
+    cleanup = ("Evaluation finished: success rate 0.92\nException ignored in: <function "
+               "EGLGLContext.__del__ at 0x7f3f>\n" + TRACE + "OpenGL.raw.EGL._errors.EGLError: "
+               "EGLError(\n\terr = EGL_NOT_INITIALIZED,\n\tbaseOperation = eglInitialize,\n"
+               "\tcArguments = (\n\t),\n\tresult = 0\n)\n")
+    assert diagnose(from_text(cleanup, "eval.log")).status == "no_failure"
+    raised = cleanup.split("Exception ignored in")[0] + TRACE + cleanup.split(TRACE)[1]
+    assert diagnose(from_text(raised, "eval.log")).findings[0].id == "egl-not-initialized"
+
+
 AUTOTUNE = "[rank1]:E0324 10:11:12.345000 4242 torch/_inductor/select_algorithm.py:1905] [0/0] "
 
 
