@@ -403,9 +403,9 @@ GLOG_ERROR = re.compile(r"^\[?[EF]\d{4} \d\d:\d\d|^\[[EF] [\w.]{1,200}:\d{1,6}\]
 MAX_CANDIDATES = 20_000
 
 
-IGNORED = "Exception ignored in"
+IGNORED = re.compile(r"Exception ignored in|Error in atexit\._run_exitfuncs:")
 """What Python prints before a traceback it reports and goes on from (a ``__del__``, a
-callback at exit): not the failure of the process."""
+callback at exit, an ``atexit`` handler): not the failure of the process."""
 MAX_IGNORED = 200
 IGNORED_LINES = 400
 
@@ -442,17 +442,18 @@ def went_on_spans(text: str) -> tuple[Span, ...]:
 
 @lru_cache(maxsize=4)
 def python_ignored_spans(text: str) -> tuple[Span, ...]:
-    """The tracebacks Python printed after ``Exception ignored in`` (a ``__del__``, a clean-up
-    at exit)."""
+    """The tracebacks Python printed after ``Exception ignored in`` or ``Error in
+    atexit._run_exitfuncs:`` (a ``__del__``, a clean-up at exit)."""
     spans: list[Span] = []
-    at = text.find(IGNORED)
-    while at >= 0 and len(spans) < MAX_IGNORED:
+    head = IGNORED.search(text)
+    while head is not None and len(spans) < MAX_IGNORED:
+        at = head.start()
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         rank, _ = strip_prefixes(text[start:at], False)
         end = _ignored_end(text, end, rank, TRACEBACK in text[at:end])
         spans.append((start, end, rank))
-        at = text.find(IGNORED, end)
+        head = IGNORED.search(text, end) if end >= 0 else None
     return tuple(spans)
 
 

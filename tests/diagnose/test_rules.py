@@ -3921,6 +3921,11 @@ CASES: dict[str, tuple[str, str]] = {
         "are strings or lists of strings containing valid project/version requirement "
         "specifiers.\nerror: metadata-generation-failed\n",
         "Successfully installed gym-0.21.0 setuptools-65.5.0 wheel-0.38.4\n"),
+    "rsl-rl-version-mismatch": (
+        TRACE + "  File \"/home/u/rsl_rl/rsl_rl/runners/on_policy_runner.py\", line 107, in "
+        "learn\n    obs, privileged_obs, rewards, dones, infos = self.env.step(actions)\n"
+        "ValueError: not enough values to unpack (expected 5, got 4)\n",
+        "Learning iteration 120/1500 \n  Mean reward: 12.41\n  Mean episode length: 812.0\n"),
     "gym-step-reset-api-mismatch": (
         TRACE + "    next_state, reward, done, info = env.step(action)\n"
         "ValueError: too many values to unpack (expected 4)\n",
@@ -6505,6 +6510,9 @@ def test_an_ignored_exceptions_message_over_several_lines_is_no_evidence():
     assert diagnose(from_text(cleanup, "eval.log")).status == "no_failure"
     raised = cleanup.split("Exception ignored in")[0] + TRACE + cleanup.split(TRACE)[1]
     assert diagnose(from_text(raised, "eval.log")).findings[0].id == "egl-not-initialized"
+    # an atexit handler's exception: Python prints it and the exit status stays the run's
+    at_exit = raised.replace(TRACE, "Error in atexit._run_exitfuncs:\n" + TRACE)
+    assert diagnose(from_text(at_exit, "eval.log")).status == "no_failure"
 
 
 AUTOTUNE = "[rank1]:E0324 10:11:12.345000 4242 torch/_inductor/select_algorithm.py:1905] [0/0] "
