@@ -136,6 +136,7 @@ PALS_RANK = re.compile(r"^[\w.-]{1,255}: rank (\d{1,6}) (?:died from signal (\d{
                        r"|exited with code ([1-9]\d{0,3}))$", re.MULTILINE)
 """HPE PALS's mpiexec (Polaris, Aurora, Cray EX): how each rank ended, the first line the
 first to end."""
+PALS_WORDS = (" died from signal ", " exited with code ")
 HYDRA_BANNER = "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES"
 HYDRA_EXIT = re.compile(r"^=   EXIT CODE: (\d{1,4})$", re.MULTILINE)
 HYDRA_SIGNAL = re.compile(r"EXIT STRING: [^\n]{0,60}\(signal (\d{1,3})\)")
@@ -461,6 +462,9 @@ SKIPPED_CHOICE = re.compile(r"(?:Runtime|CUDA compilation) error during autotuni
                             re.MULTILINE)
 """The first line of Inductor's record of a candidate kernel that failed while autotuning
 (``select_algorithm.py``, logged at the error level): it benchmarks the other candidates."""
+SKIPPED_WORDS = " error during autotuning:"
+"""``SKIPPED_CHOICE``'s literal part: the lines that hold it are the only ones it is tried on
+(a regex whose first characters vary scans a long log slowly)."""
 SKIPPED = "Ignoring this choice."
 """The record's last line, before the traceback ``log.exception`` adds."""
 SKIPPED_LINES = 40
@@ -471,7 +475,7 @@ def skipped_choice_spans(text: str) -> tuple[Span, ...]:
     """Where each failed autotuning candidate's record lies: from its first line to
     ``SKIPPED`` (and the traceback after it); a record without that line is no span."""
     spans: list[Span] = []
-    for match in itertools.islice(SKIPPED_CHOICE.finditer(text), MAX_IGNORED):
+    for match in itertools.islice(_lines_with(text, SKIPPED_CHOICE, SKIPPED_WORDS), MAX_IGNORED):
         end = _skipped_end(text, match.end())
         if end is None:
             continue
@@ -482,6 +486,18 @@ def skipped_choice_spans(text: str) -> tuple[Span, ...]:
             end = _warned_end(text, text.find("\n", end + 1), prefix, rank)
         spans.append((start, end, rank))
     return tuple(spans)
+
+
+def _lines_with(text: str, pattern: re.Pattern[str], words: str) -> Iterator[re.Match[str]]:
+    """``pattern``'s matches on the lines that hold ``words`` (in order, each line once)."""
+    at = text.find(words)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        if match := pattern.search(text, start, end):
+            yield match
+        at = text.find(words, end)
 
 
 def _skipped_end(text: str, pos: int) -> int | None:
@@ -962,8 +978,12 @@ def _signal_received(text: str, report: Report) -> bool:
 
 
 def _pals_rank(text: str, report: Report) -> bool:
-    """PALS's ``HOST: rank 3 died from signal 9`` / ``HOST: rank 0 exited with code 1``."""
-    if not (ended := PALS_RANK.search(text)):
+    """PALS's ``HOST: rank 3 died from signal 9`` / ``HOST: rank 0 exited with code 1``: the
+    first such line (looked for where its words are)."""
+    found = [next(_lines_with(text, PALS_RANK, words), None) for words in PALS_WORDS]
+    ended = min((match for match in found if match), key=lambda match: match.start(),
+                default=None)
+    if ended is None:
         return False
     report.rank = int(ended.group(1))
     report.returncode = -int(ended.group(2)) if ended.group(2) else int(ended.group(3))
