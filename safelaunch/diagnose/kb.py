@@ -50,7 +50,8 @@ class Fact(str, Enum):
     NO_OTHER_FAILURES = "no_other_failures"
     SRUN_ENDED_STEP = "srun_ended_step"
     ERROR_SHOWN = "error_shown"
-    """The log shows a failure line of its own, not only a report of how a process ended."""
+    """The log shows an error of the ranks' own: an exception's line (not one a launcher
+    raises to report its ranks), or a traceback's frames; not only how a process ended."""
 
     __hash__ = str.__hash__  # a plain "hang" finds its member in a set
 

@@ -567,7 +567,9 @@ def _warning_start(text: str, start: int, prefix: str) -> int | None:
 
 def _warning_end(text: str, first: int, prefix: str) -> int | None:
     """The end of the source line that closes a warning's message (after the traceback's
-    frames, its exception and its message); None where no such line follows."""
+    frames, its exception and its message); None where no such line follows before another
+    warning or traceback begins (the line before the traceback was a warning of its own,
+    printed without its source, and the traceback the run's failure)."""
     frames = True
     for end, line in _lines_after(text, first):
         line = line.removeprefix(prefix)
@@ -575,6 +577,8 @@ def _warning_end(text: str, first: int, prefix: str) -> int | None:
             frames = not line[:1].strip()  # the frames are indented; the exception is not
         elif WARNING_SOURCE.match(line):
             return len(text) if end < 0 else end
+        elif line.startswith(TRACEBACK) or PY_WARNING.search(line, 0, 400):
+            return None
     return None
 
 

@@ -6566,6 +6566,12 @@ def test_a_traceback_a_library_warns_with_before_its_fallback_is_no_failure():
     # without the source line that closes the warning, the traceback is the run's own
     unclosed = FALLBACK_WARNING.split("\n\n  warnings.warn")[0] + "\n" + ticks
     assert diagnose(from_text(unclosed, "log.txt")).status != "no_failure"
+    # a warning printed without its source line, then the run's failure, then another
+    # warning with its source line: the failure is not taken for the first warning's message
+    failed = ("/src/a.py:10: UserWarning: the widget is old\n" + TRACE + "torch.OutOfMemoryError:"
+              " CUDA out of memory. Tried to allocate 2.00 GiB\n/src/b.py:20: FutureWarning: "
+              "frob is deprecated\n  warnings.warn(\n[rank1]: step 5 loss 2.0\n")
+    assert diagnose(from_text(failed, "log.txt")).findings[0].id == "cuda-oom"
 
 
 @pytest.mark.parametrize("line", HEALTHY_NEIGHBOURS)
